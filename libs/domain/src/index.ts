@@ -1,0 +1,3 @@
+export * from './shared/index.js';
+export * from './users/index.js';
+export * from './realm/index.js';

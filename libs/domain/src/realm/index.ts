@@ -1,0 +1,2 @@
+export * from './bot-creation.policy.js';
+export * from './realm-settings.js';

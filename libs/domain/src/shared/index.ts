@@ -1,0 +1,3 @@
+export * from './domain-error.js';
+export * from './text.js';
+export * from './aggregate-root.js';

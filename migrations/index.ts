@@ -1,0 +1,4 @@
+import { Foundation1763800000000 } from './1763800000000-Foundation.js';
+
+/** Every migration, oldest first (ESM builds cannot glob-load them). */
+export const MIGRATIONS = [Foundation1763800000000];

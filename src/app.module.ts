@@ -1,0 +1,30 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { EventsModule } from './events/events.module.js';
+import { RealmModule } from './realm/realm.module.js';
+import { ServerModule } from './server/server.module.js';
+import { ApiAuthGuard, RateLimitGuard, RequirementsGuard } from './shared/auth/guards.js';
+import { ServerConfig } from './shared/config/server-config.js';
+import { AllExceptionsFilter } from './shared/http/all-exceptions.filter.js';
+import { EnvelopeInterceptor } from './shared/http/envelope.interceptor.js';
+import { SharedModule } from './shared/shared.module.js';
+import { UsersModule } from './users/users.module.js';
+
+@Module({})
+export class AppModule {
+  /** Guards run in this order: authentication, rate limit, role/kind requirements. */
+  static register(config: ServerConfig, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ServerModule, EventsModule],
+      providers: [
+        { provide: APP_GUARD, useClass: ApiAuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: RequirementsGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module.js';
+import { RegisterService } from './application/register.service.js';
+import { RegisterController } from './http/register.controller.js';
+
+@Module({ imports: [UsersModule], controllers: [RegisterController], providers: [RegisterService] })
+export class EventsModule {}

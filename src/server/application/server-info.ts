@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import type { RealmRecord } from '../../realm/application/realm.ports.js';
+import { SVC_FEATURE_LEVEL, SVC_VERSION, type ServerConfig } from '../../shared/config/server-config.js';
+import { paragraphHtml } from '../../shared/http/html.js';
+
+export const versionFields = () => ({
+  svc_version: SVC_VERSION,
+  svc_merge_base: SVC_VERSION,
+  svc_feature_level: SVC_FEATURE_LEVEL,
+});
+
+/** Without an uploaded icon Zulip shows a Gravatar identicon of the organization's string id. */
+export function realmIconUrl(realm: RealmRecord): string {
+  const hash = createHash('md5').update(realm.stringId.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
+}
+
+export function authenticationMethods(realm: RealmRecord): Record<string, boolean> {
+  return {
+    password: realm.passwordAuthEnabled,
+    dev: false,
+    email: realm.passwordAuthEnabled,
+    ldap: false,
+    remoteuser: false,
+    github: false,
+    azuread: false,
+    gitlab: false,
+    google: false,
+    apple: false,
+    saml: false,
+    'openid connect': false,
+  };
+}
+
+/** GET /server_settings, in Zulip's key order. */
+export function serverSettings(realm: RealmRecord, config: ServerConfig, userAgent: string): Record<string, unknown> {
+  return {
+    authentication_methods: authenticationMethods(realm),
+    ...versionFields(),
+    push_notifications_enabled: config.pushConfigured,
+    is_incompatible: /^ZulipInvalid\b/.test(userAgent),
+    email_auth_enabled: realm.passwordAuthEnabled,
+    require_email_format_usernames: true,
+    realm_url: config.externalUrl,
+    realm_name: realm.name,
+    realm_icon: realmIconUrl(realm),
+    realm_description: paragraphHtml(realm.description),
+    // Web-public channels need the server switch, spectator access and a web-public channel.
+    realm_web_public_access_enabled: false,
+    external_authentication_methods: [],
+    realm_uri: config.externalUrl,
+  };
+}

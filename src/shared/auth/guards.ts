@@ -1,0 +1,143 @@
+import { DomainError } from '@app/domain/shared';
+import {
+  adminRequired,
+  botsNotAllowed,
+  guestsNotAllowed,
+  isAdmin,
+  isGuest,
+  isOwner,
+  isWellFormedApiKey,
+  ownerRequired,
+  type Actor,
+} from '@app/domain/users';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request, Response } from 'express';
+import { Clock } from '../application/clock.js';
+import { ServerConfig } from '../config/server-config.js';
+import { PUBLIC, REQUIRE, type Requirement } from './decorators.js';
+import { API_BY_USER, SlidingWindowRateLimiter } from './rate-limiter.js';
+
+const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
+
+const isPublic = (reflector: Reflector, ctx: ExecutionContext): boolean =>
+  reflector.getAllAndOverride<boolean>(PUBLIC, [ctx.getHandler(), ctx.getClass()]) === true;
+
+/**
+ * HTTP Basic through passport-http, with Zulip's distinct answers for every way the header
+ * can be wrong (the stock guard answers them all with a bare 401).
+ */
+@Injectable()
+export class ApiAuthGuard extends AuthGuard('basic') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    if (isPublic(this.reflector, ctx)) return true;
+    checkAuthorizationHeader(ctx.switchToHttp().getRequest<Request>().headers.authorization);
+    return (await super.canActivate(ctx)) as boolean;
+  }
+
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw unauthorized('Invalid API key');
+    return user;
+  }
+}
+
+function checkAuthorizationHeader(header: string | undefined): void {
+  if (header === undefined) throw unauthorized('Not logged in: API authentication or user session required');
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2) throw unauthorized('Invalid authorization header for basic auth');
+  if (parts[0].toLowerCase() !== 'basic') {
+    throw new DomainError('This endpoint requires HTTP basic authentication.');
+  }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(parts[1]) || parts[1].length % 4 !== 0) {
+    throw unauthorized('Invalid authorization header for basic auth');
+  }
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(parts[1], 'base64'));
+  } catch {
+    throw unauthorized('Invalid authorization header for basic auth');
+  }
+  const pieces = decoded.split(':');
+  if (pieces.length !== 2) throw unauthorized('Invalid authorization header for basic auth');
+  // passport-http turns an empty half into a bare challenge; answer as Zulip does instead.
+  if (!isWellFormedApiKey(pieces[1].trim())) throw unauthorized('Malformed API key');
+  if (pieces[0].trim() === '') throw unauthorized('Invalid API key');
+}
+
+/** Zulip's api_by_user limits (200/min, 2000/h per user), with X-RateLimit-* headers. */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  readonly limiter = new SlidingWindowRateLimiter();
+
+  constructor(
+    private readonly config: ServerConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  canActivate(ctx: ExecutionContext): boolean {
+    const http = ctx.switchToHttp();
+    const actor = http.getRequest<Request>().user as Actor | undefined;
+    if (!this.config.rateLimiting || actor === undefined) return true;
+    const d = this.limiter.hit(`user:${actor.userId}`, API_BY_USER, this.clock.now().getTime());
+    applyRateLimitHeaders(http.getResponse<Response>(), d);
+    if (!d.allowed) throw rateLimited(d.retryAfter);
+    return true;
+  }
+}
+
+export function applyRateLimitHeaders(
+  res: Response,
+  d: { limit: number; remaining: number; resetAt: number },
+): void {
+  res.setHeader('X-RateLimit-Limit', String(d.limit));
+  res.setHeader('X-RateLimit-Remaining', String(d.remaining));
+  res.setHeader('X-RateLimit-Reset', String(d.resetAt));
+}
+
+export function rateLimited(retryAfter: number): DomainError {
+  return new DomainError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 'rate_limited', {
+    'retry-after': Math.round(retryAfter * 1000) / 1000,
+  });
+}
+
+/** The role/kind requirements of @Require(), in Zulip's order (guest before bot). */
+@Injectable()
+export class RequirementsGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(ctx: ExecutionContext): boolean {
+    const required =
+      this.reflector.getAllAndOverride<Requirement[] | undefined>(REQUIRE, [ctx.getHandler(), ctx.getClass()]) ?? [];
+    if (required.length === 0 || isPublic(this.reflector, ctx)) return true;
+    const actor = ctx.switchToHttp().getRequest<Request>().user as Actor;
+    for (const r of required) assertRequirement(actor, r);
+    return true;
+  }
+}
+
+function assertRequirement(actor: Actor, r: Requirement): void {
+  switch (r) {
+    case 'human':
+      if (actor.isBot) throw botsNotAllowed();
+      return;
+    case 'member':
+      if (isGuest(actor.role)) throw guestsNotAllowed();
+      if (actor.isBot) throw botsNotAllowed();
+      return;
+    case 'no_guest':
+      if (isGuest(actor.role)) throw guestsNotAllowed();
+      return;
+    case 'admin':
+      if (!isAdmin(actor.role)) throw adminRequired();
+      return;
+    case 'owner':
+      if (!isOwner(actor.role)) throw ownerRequired();
+      return;
+  }
+}

@@ -1,0 +1,93 @@
+import { isValidEmail } from '@app/domain/users';
+
+/** Version facts the API reports (svc_version, svc_feature_level, svc_merge_base). */
+export const SVC_VERSION = '1.0.0-dev';
+export const SVC_FEATURE_LEVEL = 472;
+
+type Env = Record<string, string | undefined>;
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new Error(`${name} must be true or false, got "${v}"`);
+}
+
+function int(env: Env, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+/**
+ * Every setting of the server, read once from the environment (README lists them).
+ * Tests build one with `ServerConfig.fromEnv({...})` and override what they need.
+ */
+export class ServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Set by start-up: the given DATABASE_URL, or the embedded PostgreSQL's URL. */
+  databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly embeddedPgPort: number;
+  readonly externalUrl: string;
+  readonly realmName: string;
+  readonly ownerEmail: string;
+  readonly ownerPassword: string | undefined;
+  readonly pushBouncerUrl: string | undefined;
+  readonly webPublicStreamsEnabled: boolean;
+  readonly invitationLinkValidityMinutes: number;
+  readonly emailGatewayDomain: string;
+  readonly logLevel: string;
+  readonly rateLimiting: boolean;
+  readonly shutdownTimeoutMs: number;
+  readonly fakeEmailDomain: string;
+
+  constructor(env: Env) {
+    this.host = env.HOST || '127.0.0.1';
+    this.port = int(env, 'PORT', 9991);
+    this.databaseUrl = env.DATABASE_URL || undefined;
+    this.dataDir = env.DATA_DIR || '.data';
+    this.embeddedPgPort = int(env, 'EMBEDDED_PG_PORT', 54329);
+    const external = env.EXTERNAL_URL || `http://${this.host}:${this.port}`;
+    let url: URL;
+    try {
+      url = new URL(external);
+    } catch {
+      throw new Error(`EXTERNAL_URL is not a URL: "${external}"`);
+    }
+    this.externalUrl = external.replace(/\/+$/, '');
+    this.realmName = env.REALM_NAME || 'Demo Organization';
+    this.ownerEmail = env.OWNER_EMAIL || 'owner@example.com';
+    this.ownerPassword = env.OWNER_PASSWORD || undefined;
+    this.pushBouncerUrl = env.PUSH_BOUNCER_URL || undefined;
+    this.webPublicStreamsEnabled = bool(env, 'WEB_PUBLIC_STREAMS_ENABLED', false);
+    this.invitationLinkValidityMinutes = int(env, 'INVITATION_LINK_VALIDITY_MINUTES', 14400);
+    this.emailGatewayDomain = env.EMAIL_GATEWAY_DOMAIN || url.hostname;
+    this.logLevel = env.LOG_LEVEL || 'info';
+    this.rateLimiting = bool(env, 'RATE_LIMITING', true);
+    this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000);
+    this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
+  }
+
+  static fromEnv(env: Env = process.env): ServerConfig {
+    return new ServerConfig(env);
+  }
+
+  /**
+   * The domain of bot emails (Zulip's realm_bot_domain): the host of EXTERNAL_URL when
+   * `bot@<host>` is a valid address, else FAKE_EMAIL_DOMAIN (default `localhost`), e.g. when
+   * the server is reached by IP address.
+   */
+  get botDomain(): string {
+    const host = new URL(this.externalUrl).hostname;
+    return isValidEmail(`bot@${host}`) ? host : this.fakeEmailDomain;
+  }
+
+  get pushConfigured(): boolean {
+    return this.pushBouncerUrl !== undefined;
+  }
+}

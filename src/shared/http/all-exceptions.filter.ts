@@ -1,0 +1,88 @@
+import { DomainError } from '@app/domain/shared';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
+import type { Application, Request, Response } from 'express';
+import { AppLogger } from '../logging/logger.js';
+import { errorBody, STATUS_OF } from './error-body.js';
+
+export const WWW_AUTHENTICATE = 'Basic realm="zulip"';
+
+/**
+ * The one place where errors become responses: DomainErrors (rules, parameters, auth) with
+ * their status; unknown routes as JSON 404, or 405 with `allowed_methods` when the path exists
+ * for other methods; malformed bodies as 400; anything else is logged and becomes a 500.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: AppLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    if (res.headersSent) return;
+
+    if (exception instanceof DomainError) {
+      if (exception.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
+      if (exception.kind === 'rate_limited') res.setHeader('Retry-After', String(exception.data['retry-after']));
+      res.status(STATUS_OF[exception.kind]).json(errorBody(exception));
+      return;
+    }
+    if (exception instanceof NotFoundException && isRouteMiss(exception)) {
+      const allowed = allowedMethods(req);
+      if (allowed.length > 0) {
+        res.setHeader('Allow', allowed.join(', '));
+        res.status(405).json({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed });
+      } else {
+        res.status(404).json({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+      }
+      return;
+    }
+    const clientError = asClientError(exception);
+    if (clientError !== null) {
+      res.status(clientError.status).json({ result: 'error', msg: clientError.msg, code: 'BAD_REQUEST' });
+      return;
+    }
+    this.logger.error({ err: exception, method: req.method, url: req.originalUrl }, 'unhandled error');
+    res.status(500).json({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+  }
+}
+
+function isRouteMiss(e: NotFoundException): boolean {
+  const r = e.getResponse();
+  const message = typeof r === 'object' && r !== null ? (r as { message?: unknown }).message : r;
+  return typeof message === 'string' && message.startsWith('Cannot ');
+}
+
+interface RouterLayer {
+  route?: { methods: Record<string, boolean> };
+  match(path: string): boolean;
+}
+
+/** Methods under which some route matches this path (Express's router has no 405 of its own). */
+function allowedMethods(req: Request): string[] {
+  const app = req.app as Application & { router?: { stack: RouterLayer[] } };
+  const methods: string[] = [];
+  for (const layer of app.router?.stack ?? []) {
+    if (!layer.route || !layer.match(req.path)) continue;
+    for (const [m, on] of Object.entries(layer.route.methods)) {
+      const name = m.toUpperCase();
+      if (on && name !== '_ALL' && !methods.includes(name)) methods.push(name);
+    }
+  }
+  if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+  return methods;
+}
+
+/** Errors of body parsers and multer, and Nest's own 4xx HttpExceptions. */
+function asClientError(e: unknown): { status: number; msg: string } | null {
+  if (e instanceof HttpException && e.getStatus() < 500) {
+    return { status: e.getStatus(), msg: e.message };
+  }
+  const err = e as { status?: number; statusCode?: number; type?: string; name?: string; message?: string };
+  if (err?.type === 'entity.parse.failed') return { status: 400, msg: 'Malformed JSON' };
+  if (err?.type === 'entity.too.large') return { status: 413, msg: 'Request entity too large' };
+  if (err?.name === 'MulterError') return { status: 400, msg: err.message ?? 'Malformed payload' };
+  const status = err?.status ?? err?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, msg: err.message ?? 'Bad request' };
+  return null;
+}

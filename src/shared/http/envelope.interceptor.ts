@@ -1,0 +1,31 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { map, type Observable } from 'rxjs';
+import { ignoredParams } from './params/request-params.js';
+
+const RAW = 'svc:raw-response';
+/** The handler's return value is the whole body (e.g. /health), without the Zulip envelope. */
+export const RawResponse = (): MethodDecorator => SetMetadata(RAW, true);
+
+/**
+ * Wraps a handler's result in the success envelope: `result`, `msg`, the fields, then
+ * `ignored_parameters_unsupported` (sorted) when the request carried parameters nothing read.
+ */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (this.reflector.get<boolean>(RAW, ctx.getHandler())) return next.handle();
+    const req = ctx.switchToHttp().getRequest<Request>();
+    return next.handle().pipe(
+      map((data: Record<string, unknown> | undefined) => {
+        const body: Record<string, unknown> = { result: 'success', msg: '', ...(data ?? {}) };
+        const ignored = ignoredParams(req);
+        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+        return body;
+      }),
+    );
+  }
+}

@@ -1,0 +1,153 @@
+import { DomainError } from '@app/domain/shared';
+import {
+  type ArgumentMetadata,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  type PipeTransform,
+} from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import type { Request } from 'express';
+import { type Decoder, parseJson } from './decoders.js';
+import { markParamsRead } from './request-params.js';
+
+/**
+ * How the raw form value is turned into the decoder's input:
+ * - plain: the raw string as sent (Zulip's plain `str` parameters);
+ * - json: must be valid JSON text (`<var> is not valid JSON` otherwise);
+ * - lenient: JSON when it parses, else the raw string (Zulip's "string or integer" parameters).
+ */
+export type ParamEncoding = 'plain' | 'json' | 'lenient';
+
+export interface ParamOptions {
+  /** Absent parameters take this value (or stay undefined when no default is given). */
+  default?: unknown;
+  optional?: boolean;
+  /** Other accepted names; sending two of them is REQUEST_CONFUSING_VAR. */
+  aliases?: readonly string[];
+}
+
+interface ParamSpec {
+  property: string;
+  encoding: ParamEncoding;
+  decoder: Decoder<unknown>;
+  required: boolean;
+  default: unknown;
+  aliases: readonly string[];
+}
+
+const SPECS = Symbol('svc:params');
+
+function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOptions = {}): PropertyDecorator {
+  return (target, property) => {
+    const ctor = target.constructor as { [SPECS]?: ParamSpec[] };
+    const inherited = Object.prototype.hasOwnProperty.call(ctor, SPECS) ? ctor[SPECS]! : [...(ctor[SPECS] ?? [])];
+    inherited.push({
+      property: String(property),
+      encoding,
+      decoder,
+      required: !o.optional && !('default' in o),
+      default: o.default,
+      aliases: o.aliases ?? [],
+    });
+    ctor[SPECS] = inherited;
+  };
+}
+
+/** A plain string parameter: the raw value is used as sent. */
+export const PlainParam = (decoder: Decoder<unknown>, o?: ParamOptions) => declare('plain', decoder, o);
+/** A JSON-typed parameter (booleans, integers, lists, objects). */
+export const JsonParam = (decoder: Decoder<unknown>, o?: ParamOptions) => declare('json', decoder, o);
+/** JSON when it parses, else the raw string ("string or integer" parameters). */
+export const LenientJsonParam = (decoder: Decoder<unknown>, o?: ParamOptions) => declare('lenient', decoder, o);
+
+function specsOf(dto: unknown): ParamSpec[] {
+  return (dto as { [SPECS]?: ParamSpec[] })[SPECS] ?? [];
+}
+
+const has = (source: unknown, key: string): boolean =>
+  typeof source === 'object' && source !== null && Object.prototype.hasOwnProperty.call(source, key);
+
+function lookup(req: Request, spec: ParamSpec): { name: string; raw: unknown } | undefined {
+  const names = [spec.property, ...spec.aliases];
+  const present = names.filter((n) => has(req.body, n) || has(req.query, n));
+  markParamsRead(req, present);
+  if (present.length > 1) {
+    throw new DomainError(
+      `Can't decide between '${present[0]}' and '${present[1]}' arguments`,
+      'REQUEST_CONFUSING_VAR',
+      'invalid',
+      { var_name1: present[0], var_name2: present[1] },
+    );
+  }
+  if (present.length === 0) return undefined;
+  const name = present[0];
+  let raw = has(req.body, name) ? (req.body as Record<string, unknown>)[name] : (req.query as Record<string, unknown>)[name];
+  // A repeated form or query key arrives as an array: the last one wins, as in Django. (A JSON
+  // request body's arrays are real values.)
+  if (Array.isArray(raw) && !(has(req.body, name) && req.is('application/json'))) raw = raw[raw.length - 1];
+  return { name, raw };
+}
+
+function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
+  if (typeof raw !== 'string' || spec.encoding === 'plain') return spec.decoder(raw, name);
+  let parsed: unknown;
+  try {
+    parsed = parseJson(raw);
+  } catch {
+    if (spec.encoding === 'lenient') return spec.decoder(raw, name);
+    throw new DomainError(`${name} is not valid JSON`);
+  }
+  return spec.decoder(parsed, name);
+}
+
+/** Reads one DTO's parameters from the request; the first failure in declaration order wins. */
+export function parseParams<T extends object>(req: Request, dto: new () => T): T {
+  const specs = specsOf(dto);
+  const values: Record<string, unknown> = {};
+  let failure: { index: number; error: unknown } | null = null;
+  for (const [index, spec] of specs.entries()) {
+    try {
+      const found = lookup(req, spec);
+      if (found === undefined) {
+        if (spec.required) {
+          throw new DomainError(`Missing '${spec.property}' argument`, 'REQUEST_VARIABLE_MISSING', 'invalid', {
+            var_name: spec.property,
+          });
+        }
+        if (spec.default !== undefined) values[spec.property] = structuredClone(spec.default);
+        continue;
+      }
+      values[spec.property] = decode(spec, found.name, found.raw);
+    } catch (error) {
+      failure = { index, error };
+      break;
+    }
+  }
+  // Mark the names of later parameters too: they belong to the endpoint even if unread on error.
+  for (const spec of specs) markParamsRead(req, [spec.property, ...spec.aliases]);
+  const instance = plainToInstance(dto, values, { enableImplicitConversion: false });
+  const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
+  for (const e of errors) {
+    const index = specs.findIndex((s) => s.property === e.property);
+    if (failure === null || index < failure.index) {
+      failure = { index, error: new DomainError(Object.values(e.constraints ?? {})[0] ?? `Invalid ${e.property}`) };
+    }
+  }
+  if (failure !== null) throw failure.error;
+  return instance;
+}
+
+@Injectable()
+export class ZulipParamsPipe implements PipeTransform<Request, object> {
+  transform(req: Request, meta: ArgumentMetadata): object {
+    if (typeof meta.metatype !== 'function') throw new Error('@ZulipParams() needs a DTO class type');
+    return parseParams(req, meta.metatype as new () => object);
+  }
+}
+
+const RequestObject = createParamDecorator((_: unknown, ctx: ExecutionContext) => ctx.switchToHttp().getRequest());
+
+/** Injects the endpoint's DTO, parsed from the form body, multipart body or query string. */
+export const ZulipParams = (): ParameterDecorator => RequestObject(ZulipParamsPipe);

@@ -1,0 +1,39 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../../ormconfig.js';
+import { ServerConfig } from '../config/server-config.js';
+
+const MIGRATION_LOCK = 0x5ec0002;
+
+/** Opens the pool and applies pending migrations (serialised across servers by an advisory lock). */
+export async function openDataSource(url: string): Promise<DataSource> {
+  const ds = new DataSource(dataSourceOptions(url));
+  await ds.initialize();
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await ds.runMigrations({ transaction: 'all' });
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await runner.release();
+  }
+  return ds;
+}
+
+export const dataSourceProvider = {
+  provide: DataSource,
+  inject: [ServerConfig],
+  useFactory: (config: ServerConfig) => {
+    if (!config.databaseUrl) throw new Error('no database URL: set DATABASE_URL or start the embedded database');
+    return openDataSource(config.databaseUrl);
+  },
+};
+
+/** Closes the pool after the HTTP server has finished its requests (Nest's last shutdown phase). */
+@Injectable()
+export class DataSourceCloser implements OnApplicationShutdown {
+  constructor(private readonly ds: DataSource) {}
+  async onApplicationShutdown(): Promise<void> {
+    if (this.ds.isInitialized) await this.ds.destroy();
+  }
+}

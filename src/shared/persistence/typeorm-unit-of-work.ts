@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
+import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
+import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
+import type { ClientEvent } from '../application/client-event.js';
+import { EventQueue } from '../application/client-event.js';
+import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
+import { DomainError } from '@app/domain/shared';
+
+/**
+ * One database transaction per use case. Repositories are built on the transaction's
+ * EntityManager, so nothing inside `work` can slip onto the pool; events are handed to the
+ * EventQueue only after COMMIT.
+ */
+@Injectable()
+export class TypeOrmUnitOfWork extends UnitOfWork {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly events: EventQueue,
+  ) {
+    super();
+  }
+
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const pending: ClientEvent[] = [];
+    const result = await this.ds
+      .transaction(async (em) => {
+        const tx: Tx = {
+          users: new TypeOrmUserRepository(em),
+          groups: new TypeOrmUserGroupRepository(em),
+          realms: new TypeOrmRealmRepository(em),
+          afterCommit: (events) => pending.push(...events),
+        };
+        return work(tx);
+      })
+      .catch(translateConstraintViolation);
+    if (pending.length > 0) this.events.publish(pending);
+    return result;
+  }
+}
+
+/** A unique violation that a concurrent request won is reported like the rule it protects. */
+function translateConstraintViolation(e: unknown): never {
+  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const code = err.driverError?.code ?? err.code;
+  const constraint = err.driverError?.constraint ?? err.constraint;
+  if (code === '23505') {
+    if (constraint === 'users_realm_delivery_email_key' || constraint === 'users_realm_email_key') {
+      throw new DomainError('Email is already in use.');
+    }
+    if (constraint === 'user_groups_realm_name_key') throw new DomainError('User group name is already in use.');
+  }
+  throw e;
+}

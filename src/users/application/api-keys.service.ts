@@ -1,0 +1,59 @@
+import { DomainError } from '@app/domain/shared';
+import { isValidEmail } from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../shared/application/clock.js';
+import { PasswordHasher } from '../../shared/application/password-hasher.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
+import { AUTHENTICATE_BY_USERNAME, type RateDecision, SlidingWindowRateLimiter } from '../../shared/auth/rate-limiter.js';
+import { rateLimited } from '../../shared/auth/guards.js';
+import { RealmContext } from '../../realm/application/realm-context.js';
+import { RealmQueries } from '../../realm/application/realm.ports.js';
+import { UserQueries } from './user.ports.js';
+
+const failed = (msg: string, code: string) => new DomainError(msg, code, 'unauthorized');
+
+export interface FetchedApiKey {
+  apiKey: string;
+  email: string;
+  userId: number;
+}
+
+/**
+ * POST /fetch_api_key: email + password → API key. Every attempt on a username counts against
+ * its login limit (5 per 30 minutes); a success clears it.
+ */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly users: UserQueries,
+    private readonly realms: RealmQueries,
+    private readonly realm: RealmContext,
+    private readonly hasher: PasswordHasher,
+    private readonly limiter: SlidingWindowRateLimiter,
+    private readonly clock: Clock,
+    private readonly config: ServerConfig,
+  ) {}
+
+  async fetchApiKey(username: string, password: string, onRate: (d: RateDecision) => void): Promise<FetchedApiKey> {
+    if (!isValidEmail(username.trim())) throw new DomainError('Enter a valid email address.');
+    const key = `authenticate_by_username:${username}`;
+    if (this.config.rateLimiting) {
+      const d = this.limiter.hit(key, AUTHENTICATE_BY_USERNAME, this.clock.now().getTime());
+      onRate(d);
+      if (!d.allowed) throw rateLimited(d.retryAfter);
+    }
+    const realm = await this.realms.get(this.realm.id);
+    if (!realm.passwordAuthEnabled) {
+      throw failed('Password authentication is disabled in this organization', 'PASSWORD_AUTH_DISABLED');
+    }
+    const c = await this.users.credentialsByEmail(this.realm.id, username.trim());
+    if (c !== null && !c.isActive) throw failed('Account is deactivated', 'USER_DEACTIVATED');
+    if (c !== null && c.realmDeactivated) throw failed('This organization has been deactivated', 'REALM_DEACTIVATED');
+    const ok =
+      c !== null && c.passwordHash !== null && password !== '' && (await this.hasher.verify(c.passwordHash, password));
+    if (c === null || c.passwordHash === null) await this.hasher.burn(password); // same cost either way
+    if (!ok) throw failed('Your username or password is incorrect', 'AUTHENTICATION_FAILED');
+    this.limiter.clear(key);
+    return { apiKey: c!.apiKey, email: c!.deliveryEmail, userId: c!.userId };
+  }
+}

@@ -1,0 +1,35 @@
+import { holdsGroupSetting, type Actor, type GroupSettingValue } from '@app/domain/users';
+import type { RealmRepository } from '../../realm/application/realm.ports.js';
+import type { UserGroupRepository } from './user.ports.js';
+
+/**
+ * Resolves "does the actor hold this setting?" into a plain boolean for the domain: the
+ * setting's value plus every group the actor belongs to through subgroups.
+ */
+export class SettingHolder {
+  private groupIds: Promise<Set<number>> | null = null;
+
+  constructor(
+    private readonly actor: Actor,
+    private readonly realms: RealmRepository,
+    private readonly groups: UserGroupRepository,
+  ) {}
+
+  private actorGroups(): Promise<Set<number>> {
+    this.groupIds ??= this.groups.groupIdsOfUser(this.actor.userId);
+    return this.groupIds;
+  }
+
+  async holdsRealmSetting(setting: string): Promise<boolean> {
+    return this.holds(await this.realms.groupSetting(this.actor.realmId, setting));
+  }
+
+  async holds(value: GroupSettingValue): Promise<boolean> {
+    return holdsGroupSetting(value, this.actor.userId, await this.actorGroups());
+  }
+
+  async holdsGroup(groupId: number | null): Promise<boolean> {
+    if (groupId === null) return false;
+    return this.holds(await this.groups.settingValue(groupId));
+  }
+}

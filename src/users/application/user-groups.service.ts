@@ -1,0 +1,198 @@
+import { insufficientPermission } from '@app/domain/shared';
+import { USER_GROUP_SETTINGS, type UserGroupSettingName } from '@app/domain/realm';
+import {
+  type Actor,
+  assertCanAddMembers,
+  assertCanAddSubgroups,
+  assertCanRemoveMembers,
+  assertCanRemoveSubgroups,
+  assertSomethingToDo,
+  checkUserGroupName,
+  type GroupSettingValue,
+  invalidUserGroup,
+  invalidUserGroupId,
+  invalidUserId,
+  type MembershipChange,
+  noSuchUser,
+  normaliseGroupSetting,
+  SystemGroup,
+  userGroupAlreadyExists,
+  userGroupDeactivated,
+  validateGroupSetting,
+} from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../shared/application/clock.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { SettingHolder } from './permissions.js';
+import { type UserGroupView, UserQueries } from './user.ports.js';
+
+export interface CreateGroupInput {
+  name: string;
+  description: string;
+  members: number[];
+  subgroups: number[];
+  settings: Partial<Record<UserGroupSettingName, GroupSettingValue>>;
+}
+
+@Injectable()
+export class UserGroupsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly queries: UserQueries,
+    private readonly clock: Clock,
+  ) {}
+
+  listGroups(actor: Actor, includeDeactivated: boolean): Promise<UserGroupView[]> {
+    return this.queries.listGroups(actor.realmId, includeDeactivated);
+  }
+
+  /** Guard-time check of @RequireRealmSetting: does the actor hold the organization setting? */
+  holdsRealmSetting(actor: Actor, setting: string): Promise<boolean> {
+    return this.uow.run((tx) => new SettingHolder(actor, tx.realms, tx.groups).holdsRealmSetting(setting));
+  }
+
+  /** POST /user_groups/create. */
+  async createGroup(actor: Actor, input: CreateGroupInput): Promise<number> {
+    return this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const active = await tx.groups.activeUserIds(realmId, input.members);
+      for (const id of input.members) if (!active.has(id)) throw invalidUserId(id);
+      const name = checkUserGroupName(input.name);
+      const system = await tx.groups.systemGroupIds(realmId);
+      const nobody = system.get(SystemGroup.NOBODY)!;
+      const settings: Record<string, number> = {};
+      for (const [setting, def] of Object.entries(USER_GROUP_SETTINGS)) {
+        const given = input.settings[setting as UserGroupSettingName];
+        let value: GroupSettingValue;
+        if (given !== undefined) {
+          value = normaliseGroupSetting(given, nobody);
+          await this.validateSetting(tx, realmId, setting, value, def.config);
+        } else {
+          value = def.default === 'group_creator' ? { directMembers: [actor.userId], directSubgroups: [] } : system.get(def.default)!;
+        }
+        settings[setting] = await tx.groups.storeSettingValue(realmId, value);
+      }
+      if (await tx.groups.namedGroupExists(realmId, name)) throw userGroupAlreadyExists(name);
+      const groupId = await tx.groups.createNamed({
+        realmId,
+        name,
+        description: input.description,
+        creatorId: actor.userId,
+        dateCreated: this.clock.now(),
+        settings,
+      });
+      await tx.groups.addMembers(realmId, groupId, input.members);
+      if (input.subgroups.length > 0) {
+        const facts = await tx.groups.facts(realmId, input.subgroups);
+        for (const id of input.subgroups) {
+          const g = facts.get(id);
+          if (!g || g.name === '') throw invalidUserGroupId(id);
+          if (g.deactivated) throw userGroupDeactivated();
+        }
+        await tx.groups.addSubgroups(realmId, groupId, input.subgroups);
+      }
+      return groupId;
+    });
+  }
+
+  /** POST /user_groups/{id}/members. */
+  async updateMembers(actor: Actor, groupId: number, change: MembershipChange): Promise<void> {
+    assertSomethingToDo(change);
+    await this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const group = await tx.groups.find(realmId, groupId, true);
+      if (group === null || group.name === null) throw invalidUserGroup();
+      if (group.isSystemGroup) throw insufficientPermission();
+      await this.assertCanUpdate(tx, actor, group.settings, change);
+
+      const members = await tx.groups.directMemberIds(groupId);
+      const touched = [...change.add, ...change.delete];
+      const active = await tx.groups.activeUserIds(realmId, touched);
+      for (const id of touched) if (!active.has(id)) throw invalidUserId(id);
+      assertCanAddMembers(change.add, members);
+      assertCanRemoveMembers(change.delete, members);
+
+      const subgroups = await tx.groups.directSubgroupIds(groupId);
+      const requested = [...change.addSubgroups, ...change.deleteSubgroups];
+      const facts = await tx.groups.facts(realmId, requested);
+      for (const id of requested) {
+        const g = facts.get(id);
+        if (!g || g.name === '') throw invalidUserGroupId(id);
+      }
+      if (change.addSubgroups.length > 0) {
+        assertCanAddSubgroups(groupId, change.addSubgroups, subgroups, await tx.groups.ancestorIds(groupId));
+      }
+      assertCanRemoveSubgroups(change.deleteSubgroups, subgroups);
+
+      await tx.groups.addMembers(realmId, groupId, change.add);
+      await tx.groups.removeMembers(groupId, change.delete);
+      await tx.groups.addSubgroups(realmId, groupId, change.addSubgroups);
+      await tx.groups.removeSubgroups(groupId, change.deleteSubgroups);
+    });
+  }
+
+  /** GET /user_groups/{gid}/members/{uid}. */
+  async isMember(actor: Actor, groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
+    return this.uow.run(async (tx) => {
+      const group = await tx.groups.find(actor.realmId, groupId);
+      if (group === null || group.name === null) throw invalidUserGroup();
+      const user = await tx.users.findById(actor.realmId, userId);
+      if (user === null || user.isBot) throw noSuchUser();
+      if (!user.isActive) return false;
+      return tx.groups.isMember(groupId, userId, directOnly);
+    });
+  }
+
+  private async validateSetting(
+    tx: Tx,
+    realmId: number,
+    setting: string,
+    value: GroupSettingValue,
+    config: (typeof USER_GROUP_SETTINGS)[UserGroupSettingName]['config'],
+  ): Promise<void> {
+    const groupIds = typeof value === 'number' ? [value] : [...value.directSubgroups];
+    const userIds = typeof value === 'number' ? [] : [...value.directMembers];
+    validateGroupSetting(
+      setting,
+      value,
+      config,
+      await tx.groups.facts(realmId, groupIds),
+      await tx.groups.activeUserIds(realmId, userIds),
+    );
+  }
+
+  /**
+   * Zulip's access_user_group_for_update: can_manage_all_groups or the group's
+   * can_manage_group allow everything; otherwise each kind of change needs its own setting.
+   */
+  private async assertCanUpdate(
+    tx: Tx,
+    actor: Actor,
+    settings: Record<string, number | null>,
+    change: MembershipChange,
+  ): Promise<void> {
+    const holder = new SettingHolder(actor, tx.realms, tx.groups);
+    if ((await holder.holdsRealmSetting('can_manage_all_groups')) || (await holder.holdsGroup(settings.can_manage_group))) {
+      return;
+    }
+    const onlySelf = (ids: number[]) => ids.length > 0 && ids.every((id) => id === actor.userId);
+    const allowed = async (): Promise<boolean> => {
+      if (change.add.length > 0) {
+        const ok =
+          (onlySelf(change.add) && (await holder.holdsGroup(settings.can_join_group))) ||
+          (await holder.holdsGroup(settings.can_add_members_group));
+        if (!ok) return false;
+      }
+      if (change.delete.length > 0) {
+        const ok =
+          (onlySelf(change.delete) && (await holder.holdsGroup(settings.can_leave_group))) ||
+          (await holder.holdsGroup(settings.can_remove_members_group));
+        if (!ok) return false;
+      }
+      if (change.addSubgroups.length > 0 && !(await holder.holdsGroup(settings.can_add_members_group))) return false;
+      if (change.deleteSubgroups.length > 0) return false; // only managers may remove subgroups
+      return true;
+    };
+    if (!(await allowed())) throw insufficientPermission();
+  }
+}

@@ -1,0 +1,122 @@
+import type { GroupFacts, GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
+
+export interface NewUser {
+  realmId: number;
+  email: string;
+  deliveryEmail: string;
+  fullName: string;
+  passwordHash: string | null;
+  apiKey: string;
+  role: number;
+  isBot: boolean;
+  botType: number | null;
+  botOwnerId: number | null;
+  isSystemBot: boolean;
+  dateJoined: Date;
+  defaultAllPublicStreams: boolean;
+}
+
+/** What the API shows of a user (GET /users, register's realm_users). */
+export interface UserRecord extends UserState {
+  timezone: string;
+  avatarVersion: number;
+  defaultSendingStreamId: number | null;
+  defaultEventsRegisterStreamId: number | null;
+  defaultAllPublicStreams: boolean;
+}
+
+/** What Basic auth and fetch_api_key need to know about an account. */
+export interface Credentials {
+  userId: number;
+  realmId: number;
+  email: string;
+  deliveryEmail: string;
+  apiKey: string;
+  passwordHash: string | null;
+  role: number;
+  isActive: boolean;
+  isBot: boolean;
+  botType: number | null;
+  realmDeactivated: boolean;
+  passwordAuthEnabled: boolean;
+}
+
+export abstract class UserRepository {
+  abstract findById(realmId: number, userId: number): Promise<UserRecord | null>;
+  abstract getForUpdate(realmId: number, userId: number): Promise<User | null>;
+  abstract emailInUse(realmId: number, email: string): Promise<boolean>;
+  abstract activeUserNamed(realmId: number, fullName: string): Promise<boolean>;
+  abstract insert(user: NewUser): Promise<number>;
+  abstract save(user: User): Promise<void>;
+  /** Counts active human owners, locking their rows so concurrent demotions serialise. */
+  abstract lockActiveHumanOwners(realmId: number): Promise<number>;
+  abstract countActiveHumans(realmId: number): Promise<number>;
+  abstract deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<void>;
+}
+
+export interface UserGroupRecord {
+  id: number;
+  realmId: number;
+  name: string | null;
+  description: string;
+  isSystemGroup: boolean;
+  creatorId: number | null;
+  dateCreated: Date | null;
+  deactivated: boolean;
+  settings: Record<string, number | null>;
+}
+
+export abstract class UserGroupRepository {
+  abstract createSystemGroups(realmId: number): Promise<Map<SystemGroupName, number>>;
+  abstract systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>>;
+  /** Replaces the user's direct memberships of system groups (role changes, new users). */
+  abstract setSystemGroupMemberships(realmId: number, userId: number, groups: readonly SystemGroupName[]): Promise<void>;
+  abstract createNamed(g: {
+    realmId: number;
+    name: string;
+    description: string;
+    creatorId: number;
+    dateCreated: Date;
+    settings: Readonly<Record<string, number>>;
+  }): Promise<number>;
+  /** Stores a setting value: a named group's id as is, an anonymous group as a new nameless group. */
+  abstract storeSettingValue(realmId: number, value: GroupSettingValue): Promise<number>;
+  abstract find(realmId: number, groupId: number, forUpdate?: boolean): Promise<UserGroupRecord | null>;
+  abstract namedGroupExists(realmId: number, name: string): Promise<boolean>;
+  abstract directMemberIds(groupId: number): Promise<Set<number>>;
+  abstract directSubgroupIds(groupId: number): Promise<Set<number>>;
+  abstract addMembers(realmId: number, groupId: number, userIds: readonly number[]): Promise<void>;
+  abstract removeMembers(groupId: number, userIds: readonly number[]): Promise<void>;
+  abstract addSubgroups(realmId: number, groupId: number, subgroupIds: readonly number[]): Promise<void>;
+  abstract removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void>;
+  /** The group and every group containing it, recursively. */
+  abstract ancestorIds(groupId: number): Promise<Set<number>>;
+  /** Every group the user belongs to through subgroups; empty for deactivated users. */
+  abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+  abstract facts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>>;
+  abstract activeUserIds(realmId: number, userIds: readonly number[], allowBots?: boolean): Promise<Set<number>>;
+  /** The value a setting pointing at this group reports: its id, or its members and subgroups when anonymous. */
+  abstract settingValue(groupId: number): Promise<GroupSettingValue>;
+  abstract isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean>;
+}
+
+export abstract class UserQueries {
+  abstract credentialsByEmail(realmId: number, email: string): Promise<Credentials | null>;
+  abstract list(realmId: number): Promise<UserRecord[]>;
+  abstract get(realmId: number, userId: number): Promise<UserRecord | null>;
+  abstract systemBots(realmId: number): Promise<UserRecord[]>;
+  abstract listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]>;
+}
+
+export interface UserGroupView {
+  id: number;
+  name: string;
+  description: string;
+  creatorId: number | null;
+  dateCreated: Date | null;
+  isSystemGroup: boolean;
+  deactivated: boolean;
+  members: number[];
+  directSubgroupIds: number[];
+  settings: Record<string, GroupSettingValue>;
+}

@@ -1,0 +1,238 @@
+import { badRequest, insufficientPermission } from '@app/domain/shared';
+import { assertCanCreateBot } from '@app/domain/realm';
+import {
+  type Actor,
+  assertCanAccessUser,
+  assertCanDeactivateSelf,
+  assertEmailAllowed,
+  BotType,
+  checkFullName,
+  checkShortName,
+  directSystemGroupsFor,
+  isFullMember,
+  isValidEmail,
+  noSuchUser,
+  type Role,
+  Role as Roles,
+  type User,
+} from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { AccountRules } from '../../shared/application/account-rules.js';
+import { Clock } from '../../shared/application/clock.js';
+import { PasswordHasher } from '../../shared/application/password-hasher.js';
+import { Secrets } from '../../shared/application/secrets.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
+import { SettingHolder } from './permissions.js';
+import { UserQueries, type UserRecord } from './user.ports.js';
+
+export interface CreateBotInput {
+  fullName: string;
+  shortName: string;
+  botType: number;
+  defaultSendingStream?: string;
+  defaultEventsRegisterStream?: string;
+  defaultAllPublicStreams?: boolean;
+}
+
+export interface CreatedBot {
+  userId: number;
+  apiKey: string;
+  email: string;
+  defaultAllPublicStreams: boolean;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly queries: UserQueries,
+    private readonly clock: Clock,
+    private readonly secrets: Secrets,
+    private readonly hasher: PasswordHasher,
+    private readonly rules: AccountRules,
+    private readonly config: ServerConfig,
+  ) {}
+
+  /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
+  async getUser(actor: Actor, userId: number): Promise<UserRecord> {
+    const user = await this.queries.get(actor.realmId, userId);
+    if (user === null) throw noSuchUser();
+    return user;
+  }
+
+  listUsers(actor: Actor): Promise<UserRecord[]> {
+    return this.queries.list(actor.realmId);
+  }
+
+  /** POST /users (administrators). */
+  async createUser(actor: Actor, email: string, password: string, rawFullName: string): Promise<number> {
+    const fullName = checkFullName(rawFullName);
+    if (!isValidEmail(email)) throw badRequest('Bad name or username');
+    // Hash outside the transaction (argon2 is slow on purpose); the error order stays Zulip's.
+    const strong = this.rules.isStrongPassword(password);
+    const passwordHash = strong ? await this.hasher.hash(password) : null;
+    return this.uow.run(async (tx) => {
+      const realm = await tx.realms.get(actor.realmId);
+      assertEmailAllowed(email, { ...realm, domains: await tx.realms.domains(actor.realmId) }, (d) =>
+        this.rules.isDisposableDomain(d),
+      );
+      if (await tx.users.emailInUse(actor.realmId, email)) throw badRequest(`Email '${email}' already in use`);
+      if (!strong) throw badRequest('The password is too weak.');
+      return this.insertAccount(tx, {
+        realmId: actor.realmId,
+        email,
+        fullName,
+        passwordHash,
+        role: Roles.MEMBER,
+        bot: null,
+        waitingPeriodDays: realm.waitingPeriodThreshold,
+      });
+    });
+  }
+
+  /** Inserts a user or bot with its system-group memberships; shared by bootstrap too. */
+  async insertAccount(
+    tx: Tx,
+    a: {
+      realmId: number;
+      email: string;
+      fullName: string;
+      passwordHash: string | null;
+      role: Role;
+      bot: { type: number; ownerId: number | null; isSystemBot: boolean; defaultAllPublicStreams: boolean } | null;
+      waitingPeriodDays: number;
+      apiKey?: string;
+    },
+  ): Promise<number> {
+    const now = this.clock.now();
+    const id = await tx.users.insert({
+      realmId: a.realmId,
+      email: a.email,
+      deliveryEmail: a.email,
+      fullName: a.fullName,
+      passwordHash: a.passwordHash,
+      apiKey: a.apiKey ?? this.secrets.apiKey(),
+      role: a.role,
+      isBot: a.bot !== null,
+      botType: a.bot?.type ?? null,
+      botOwnerId: a.bot?.ownerId ?? null,
+      isSystemBot: a.bot?.isSystemBot ?? false,
+      dateJoined: now,
+      defaultAllPublicStreams: a.bot?.defaultAllPublicStreams ?? false,
+    });
+    const groups = directSystemGroupsFor(a.role, isFullMember(a.role, now, a.waitingPeriodDays, now));
+    await tx.groups.setSystemGroupMemberships(a.realmId, id, groups);
+    return id;
+  }
+
+  /** POST /bots. */
+  async createBot(actor: Actor, input: CreateBotInput): Promise<CreatedBot> {
+    const shortName = checkShortName(input.shortName);
+    const fullName = checkFullName(input.fullName);
+    const email = `${shortName}-bot@${this.config.botDomain}`;
+    if (!isValidEmail(email)) throw badRequest('Bad name or username');
+    const apiKey = this.secrets.apiKey();
+    return this.uow.run(async (tx) => {
+      if (await tx.users.emailInUse(actor.realmId, email)) throw badRequest('Username already in use');
+      if (await tx.users.activeUserNamed(actor.realmId, fullName)) throw badRequest('Name is already in use.');
+      const holder = new SettingHolder(actor, tx.realms, tx.groups);
+      assertCanCreateBot(
+        input.botType,
+        await holder.holdsRealmSetting('can_create_bots_group'),
+        await holder.holdsRealmSetting('can_create_write_only_bots_group'),
+        false,
+      );
+      // Channels arrive with their own module; until one exists no name can resolve.
+      for (const name of [input.defaultSendingStream, input.defaultEventsRegisterStream]) {
+        if (name !== undefined) throw badRequest(`Invalid channel name '${name}'`);
+      }
+      const realm = await tx.realms.get(actor.realmId);
+      const defaultAllPublicStreams = input.defaultAllPublicStreams ?? false;
+      const userId = await this.insertAccount(tx, {
+        realmId: actor.realmId,
+        email,
+        fullName,
+        passwordHash: null,
+        role: Roles.MEMBER,
+        bot: { type: input.botType, ownerId: actor.userId, isSystemBot: false, defaultAllPublicStreams },
+        waitingPeriodDays: realm.waitingPeriodThreshold,
+        apiKey,
+      });
+      return { userId, apiKey, email, defaultAllPublicStreams };
+    });
+  }
+
+  /** PATCH /users/{id}: role and full name. */
+  async updateUser(actor: Actor, userId: number, change: { role?: Role; fullName?: string }): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const user = await this.loadForAdmin(tx, actor, userId, { allowBots: true, allowDeactivated: true });
+      if (change.role !== undefined && change.role !== user.role) {
+        user.changeRole(actor, change.role, await tx.users.lockActiveHumanOwners(actor.realmId));
+        const realm = await tx.realms.get(actor.realmId);
+        const s = user.snapshot();
+        const full = isFullMember(s.role, s.dateJoined, realm.waitingPeriodThreshold, this.clock.now());
+        await tx.groups.setSystemGroupMemberships(actor.realmId, userId, directSystemGroupsFor(s.role, full));
+      }
+      if (change.fullName !== undefined && change.fullName.trim() !== '') {
+        user.rename(checkFullName(change.fullName));
+      }
+      await tx.users.save(user);
+    });
+  }
+
+  /** DELETE /users/{id}: deactivates a human user and the bots they own. */
+  async deactivateUser(actor: Actor, userId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const user = await this.loadForAdmin(tx, actor, userId, { allowBots: false, allowDeactivated: false });
+      user.deactivateByAdmin(actor, await tx.users.lockActiveHumanOwners(actor.realmId));
+      await tx.users.save(user);
+      await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
+    });
+  }
+
+  /** DELETE /users/me. */
+  async deactivateSelf(actor: Actor): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const user = (await tx.users.getForUpdate(actor.realmId, actor.userId))!;
+      const owners = await tx.users.lockActiveHumanOwners(actor.realmId);
+      assertCanDeactivateSelf(user.role, await tx.users.countActiveHumans(actor.realmId), owners);
+      user.deactivate();
+      await tx.users.save(user);
+      await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
+    });
+  }
+
+  /** POST /users/{id}/reactivate. */
+  async reactivateUser(actor: Actor, userId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const user = await this.loadForAdmin(tx, actor, userId, { allowBots: true, allowDeactivated: true });
+      const s = user.snapshot();
+      if (s.isBot && !s.isActive) {
+        const holder = new SettingHolder(actor, tx.realms, tx.groups);
+        const canCreate =
+          (await holder.holdsRealmSetting('can_create_bots_group')) ||
+          (s.botType === BotType.INCOMING_WEBHOOK && (await holder.holdsRealmSetting('can_create_write_only_bots_group')));
+        if (!canCreate) throw insufficientPermission();
+        if (await tx.users.activeUserNamed(actor.realmId, s.fullName)) {
+          throw badRequest(
+            `There is already an active bot named "${s.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+          );
+        }
+      }
+      user.reactivate();
+      await tx.users.save(user);
+    });
+  }
+
+  private async loadForAdmin(
+    tx: Tx,
+    actor: Actor,
+    userId: number,
+    o: { allowBots: boolean; allowDeactivated: boolean },
+  ): Promise<User> {
+    const user = await tx.users.getForUpdate(actor.realmId, userId);
+    assertCanAccessUser(actor, user?.snapshot() ?? null, { ...o, forAdmin: true });
+    return user!;
+  }
+}

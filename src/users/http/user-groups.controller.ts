@@ -1,0 +1,68 @@
+import { ApiPost } from '../../shared/http/routes.js';
+import type { Actor } from '@app/domain/users';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { CurrentActor, Require } from '../../shared/auth/decorators.js';
+import { PathIntPipe } from '../../shared/http/path-params.js';
+import { ZulipParams } from '../../shared/http/params/index.js';
+import { UserGroupsService } from '../application/user-groups.service.js';
+import { RealmSettingGuard, RequireRealmSetting } from './realm-setting.guard.js';
+import { presentUserGroup } from './user.presenter.js';
+import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, UpdateMembersDto } from './user-groups.dto.js';
+
+@Controller('api/v1/user_groups')
+@Require('member')
+export class UserGroupsController {
+  constructor(private readonly groups: UserGroupsService) {}
+
+  @Get()
+  async list(@CurrentActor() actor: Actor, @ZulipParams() p: ListUserGroupsDto) {
+    const groups = await this.groups.listGroups(actor, p.include_deactivated_groups);
+    return { user_groups: groups.map(presentUserGroup) };
+  }
+
+  @ApiPost('create')
+  @RequireRealmSetting('can_create_groups')
+  @UseGuards(RealmSettingGuard)
+  async create(@CurrentActor() actor: Actor, @ZulipParams() p: CreateUserGroupDto) {
+    const groupId = await this.groups.createGroup(actor, {
+      name: p.name,
+      description: p.description,
+      members: p.members,
+      subgroups: p.subgroups,
+      settings: {
+        can_add_members_group: p.can_add_members_group,
+        can_join_group: p.can_join_group,
+        can_leave_group: p.can_leave_group,
+        can_manage_group: p.can_manage_group,
+        can_mention_group: p.can_mention_group,
+        can_remove_members_group: p.can_remove_members_group,
+      },
+    });
+    return { group_id: groupId };
+  }
+
+  @ApiPost(':user_group_id/members')
+  async updateMembers(
+    @CurrentActor() actor: Actor,
+    @Param('user_group_id', PathIntPipe) groupId: number,
+    @ZulipParams() p: UpdateMembersDto,
+  ) {
+    await this.groups.updateMembers(actor, groupId, {
+      add: p.add,
+      delete: p.delete,
+      addSubgroups: p.add_subgroups,
+      deleteSubgroups: p.delete_subgroups,
+    });
+    return {};
+  }
+
+  @Get(':user_group_id/members/:user_id')
+  async isMember(
+    @CurrentActor() actor: Actor,
+    @Param('user_group_id', PathIntPipe) groupId: number,
+    @Param('user_id', PathIntPipe) userId: number,
+    @ZulipParams() p: MembershipQueryDto,
+  ) {
+    return { is_user_group_member: await this.groups.isMember(actor, groupId, userId, p.direct_member_only) };
+  }
+}

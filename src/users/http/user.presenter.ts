@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { isAdmin, isGuest, isOwner } from '@app/domain/users';
+import type { UserGroupView, UserRecord } from '../application/user.ports.js';
+import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
+
+export function gravatarUrl(email: string, version: number): string {
+  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+}
+
+/** Python's isoformat(timespec="minutes") of an aware UTC datetime: 2024-01-02T03:04+00:00. */
+export function isoMinutes(d: Date): string {
+  return `${d.toISOString().slice(0, 16)}+00:00`;
+}
+
+export const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+
+/** Zulip's format_user_row. Avatars are Gravatar's: with client_gravatar the client computes them. */
+export function presentUser(u: UserRecord, o: { clientGravatar: boolean }): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    email: u.email,
+    user_id: u.id,
+    avatar_version: u.avatarVersion,
+    is_admin: isAdmin(u.role),
+    is_owner: isOwner(u.role),
+    is_guest: isGuest(u.role),
+    role: u.role,
+    is_bot: u.isBot,
+    full_name: u.fullName,
+    timezone: u.timezone,
+    is_active: u.isActive,
+    date_joined: isoMinutes(u.dateJoined),
+    delivery_email: u.deliveryEmail,
+    is_imported_stub: false,
+    avatar_url: o.clientGravatar ? null : gravatarUrl(u.email, u.avatarVersion),
+  };
+  if (u.isBot) {
+    out.bot_type = u.botType;
+    out.bot_owner_id = u.botOwnerId;
+    if (u.isSystemBot) out.is_system_bot = true;
+  }
+  return out;
+}
+
+export function presentUserGroup(g: UserGroupView): Record<string, unknown> {
+  return {
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    members: g.members,
+    direct_subgroup_ids: g.directSubgroupIds,
+    creator_id: g.creatorId,
+    date_created: g.dateCreated ? unixSeconds(g.dateCreated) : null,
+    is_system_group: g.isSystemGroup,
+    deactivated: g.deactivated,
+    ...Object.fromEntries(Object.entries(g.settings).map(([k, v]) => [k, presentGroupSetting(v)])),
+  };
+}
+

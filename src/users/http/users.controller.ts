@@ -1,0 +1,91 @@
+import { ApiPost } from '../../shared/http/routes.js';
+import type { Actor } from '@app/domain/users';
+import { Controller, Delete, Get, Param, Patch } from '@nestjs/common';
+import { CurrentActor, Require } from '../../shared/auth/decorators.js';
+import { PathIntPipe } from '../../shared/http/path-params.js';
+import { ZulipParams } from '../../shared/http/params/index.js';
+import { UsersService } from '../application/users.service.js';
+import { gravatarUrl, presentUser } from './user.presenter.js';
+import { CreateBotDto, CreateUserDto, GetUsersDto, UpdateUserDto } from './users.dto.js';
+
+@Controller('api/v1')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get('users')
+  async list(@CurrentActor() actor: Actor, @ZulipParams() p: GetUsersDto) {
+    const users = await this.users.listUsers(actor);
+    return { members: users.map((u) => presentUser(u, { clientGravatar: p.client_gravatar })) };
+  }
+
+  @ApiPost('users')
+  @Require('admin')
+  async create(@CurrentActor() actor: Actor, @ZulipParams() p: CreateUserDto) {
+    return { user_id: await this.users.createUser(actor, p.email, p.password, p.full_name) };
+  }
+
+  @Get('users/me')
+  async me(@CurrentActor() actor: Actor) {
+    const me = await this.users.getUser(actor, actor.userId);
+    // max_message_id: the newest message the user can see; -1 while the organization has none.
+    return { ...presentUser(me, { clientGravatar: false }), max_message_id: -1 };
+  }
+
+  @Delete('users/me')
+  async deactivateSelf(@CurrentActor() actor: Actor) {
+    await this.users.deactivateSelf(actor);
+    return {};
+  }
+
+  @Get('users/:user_id')
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('user_id', PathIntPipe) userId: number,
+    @ZulipParams() p: GetUsersDto,
+  ) {
+    return { user: presentUser(await this.users.getUser(actor, userId), { clientGravatar: p.client_gravatar }) };
+  }
+
+  @Patch('users/:user_id')
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('user_id', PathIntPipe) userId: number,
+    @ZulipParams() p: UpdateUserDto,
+  ) {
+    await this.users.updateUser(actor, userId, { role: p.role, fullName: p.full_name });
+    return {};
+  }
+
+  @Delete('users/:user_id')
+  async deactivate(@CurrentActor() actor: Actor, @Param('user_id', PathIntPipe) userId: number) {
+    await this.users.deactivateUser(actor, userId);
+    return {};
+  }
+
+  @ApiPost('users/:user_id/reactivate')
+  async reactivate(@CurrentActor() actor: Actor, @Param('user_id', PathIntPipe) userId: number) {
+    await this.users.reactivateUser(actor, userId);
+    return {};
+  }
+
+  @ApiPost('bots')
+  @Require('member')
+  async createBot(@CurrentActor() actor: Actor, @ZulipParams() p: CreateBotDto) {
+    const bot = await this.users.createBot(actor, {
+      fullName: p.full_name,
+      shortName: p.short_name,
+      botType: p.bot_type,
+      defaultSendingStream: p.default_sending_stream,
+      defaultEventsRegisterStream: p.default_events_register_stream,
+      defaultAllPublicStreams: p.default_all_public_streams,
+    });
+    return {
+      user_id: bot.userId,
+      api_key: bot.apiKey,
+      avatar_url: gravatarUrl(bot.email, 1),
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: bot.defaultAllPublicStreams,
+    };
+  }
+}

@@ -1,0 +1,233 @@
+import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain/users';
+import { SYSTEM_GROUPS, SystemGroup } from '@app/domain/users';
+import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
+import type { EntityManager } from 'typeorm';
+import { type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
+
+const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
+
+/** Every group containing `$1`, itself included, following subgroup links upwards. */
+const ANCESTORS_SQL = `
+  WITH RECURSIVE up(id) AS (
+    SELECT $1::int
+    UNION
+    SELECT s.supergroup_id FROM user_group_subgroups s JOIN up ON s.subgroup_id = up.id
+  )
+  SELECT id FROM up`;
+
+export class TypeOrmUserGroupRepository extends UserGroupRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async createSystemGroups(realmId: number): Promise<Map<SystemGroupName, number>> {
+    const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
+      `INSERT INTO user_groups (realm_id, name, description, is_system_group)
+       SELECT $1, name, description, true FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS g(name, description, ord)
+       ORDER BY ord
+       RETURNING id, name`,
+      [realmId, SYSTEM_GROUPS.map((g) => g.name), SYSTEM_GROUPS.map((g) => g.description)],
+    );
+    const ids = new Map(rows.map((r) => [r.name, r.id]));
+    const links = SYSTEM_GROUPS.filter((g) => g.parent !== null);
+    await this.em.query(
+      `INSERT INTO user_group_subgroups (supergroup_id, subgroup_id, realm_id)
+       SELECT sup, sub, $3 FROM unnest($1::int[], $2::int[]) AS l(sup, sub)`,
+      [links.map((g) => ids.get(g.parent!)), links.map((g) => ids.get(g.name)), realmId],
+    );
+    const nobody = ids.get(SystemGroup.NOBODY)!;
+    await this.em.query(
+      `UPDATE user_groups SET ${SETTING_COLUMNS.map((c) => `${c} = $2`).join(', ')} WHERE realm_id = $1 AND is_system_group`,
+      [realmId, nobody],
+    );
+    return ids;
+  }
+
+  async systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
+    const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
+      `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
+      [realmId],
+    );
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  async setSystemGroupMemberships(realmId: number, userId: number, groups: readonly SystemGroupName[]): Promise<void> {
+    await this.em.query(
+      `DELETE FROM user_group_members m USING user_groups g
+       WHERE m.group_id = g.id AND g.realm_id = $1 AND g.is_system_group AND m.user_id = $2`,
+      [realmId, userId],
+    );
+    await this.em.query(
+      `INSERT INTO user_group_members (group_id, user_id, realm_id)
+       SELECT id, $2, $1 FROM user_groups WHERE realm_id = $1 AND is_system_group AND name = ANY($3::text[])`,
+      [realmId, userId, groups],
+    );
+  }
+
+  async createNamed(g: {
+    realmId: number;
+    name: string;
+    description: string;
+    creatorId: number;
+    dateCreated: Date;
+    settings: Readonly<Record<string, number>>;
+  }): Promise<number> {
+    const [row] = await this.em.query(
+      `INSERT INTO user_groups (realm_id, name, description, creator_id, date_created, ${SETTING_COLUMNS.join(', ')})
+       VALUES ($1, $2, $3, $4, $5, ${SETTING_COLUMNS.map((_, i) => `$${i + 6}`).join(', ')})
+       RETURNING id`,
+      [g.realmId, g.name, g.description, g.creatorId, g.dateCreated, ...USER_GROUP_SETTING_NAMES.map((s) => g.settings[s])],
+    );
+    return row.id;
+  }
+
+  async storeSettingValue(realmId: number, value: GroupSettingValue): Promise<number> {
+    if (typeof value === 'number') return value;
+    const [row] = await this.em.query(`INSERT INTO user_groups (realm_id) VALUES ($1) RETURNING id`, [realmId]);
+    await this.addMembers(realmId, row.id, value.directMembers);
+    await this.addSubgroups(realmId, row.id, value.directSubgroups);
+    return row.id;
+  }
+
+  async find(realmId: number, groupId: number, forUpdate = false): Promise<UserGroupRecord | null> {
+    const rows = await this.em.query(
+      `SELECT * FROM user_groups WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+      [realmId, groupId],
+    );
+    if (rows.length === 0) return null;
+    const r = rows[0];
+    return {
+      id: r.id,
+      realmId: r.realm_id,
+      name: r.name,
+      description: r.description,
+      isSystemGroup: r.is_system_group,
+      creatorId: r.creator_id,
+      dateCreated: r.date_created,
+      deactivated: r.deactivated,
+      settings: Object.fromEntries(USER_GROUP_SETTING_NAMES.map((s) => [s, r[`${s}_id`]])),
+    };
+  }
+
+  async namedGroupExists(realmId: number, name: string): Promise<boolean> {
+    const rows = await this.em.query(`SELECT 1 FROM user_groups WHERE realm_id = $1 AND name = $2`, [realmId, name]);
+    return rows.length > 0;
+  }
+
+  async directMemberIds(groupId: number): Promise<Set<number>> {
+    const rows = await this.em.query(`SELECT user_id FROM user_group_members WHERE group_id = $1`, [groupId]);
+    return new Set(rows.map((r: { user_id: number }) => r.user_id));
+  }
+
+  async directSubgroupIds(groupId: number): Promise<Set<number>> {
+    const rows = await this.em.query(`SELECT subgroup_id FROM user_group_subgroups WHERE supergroup_id = $1`, [groupId]);
+    return new Set(rows.map((r: { subgroup_id: number }) => r.subgroup_id));
+  }
+
+  async addMembers(realmId: number, groupId: number, userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.em.query(
+      `INSERT INTO user_group_members (group_id, user_id, realm_id)
+       SELECT $1, u, $2 FROM unnest($3::int[]) AS u ON CONFLICT DO NOTHING`,
+      [groupId, realmId, userIds],
+    );
+  }
+
+  async removeMembers(groupId: number, userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.em.query(`DELETE FROM user_group_members WHERE group_id = $1 AND user_id = ANY($2::int[])`, [
+      groupId,
+      userIds,
+    ]);
+  }
+
+  async addSubgroups(realmId: number, groupId: number, subgroupIds: readonly number[]): Promise<void> {
+    if (subgroupIds.length === 0) return;
+    await this.em.query(
+      `INSERT INTO user_group_subgroups (supergroup_id, subgroup_id, realm_id)
+       SELECT $1, s, $2 FROM unnest($3::int[]) AS s ON CONFLICT DO NOTHING`,
+      [groupId, realmId, subgroupIds],
+    );
+  }
+
+  async removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void> {
+    if (subgroupIds.length === 0) return;
+    await this.em.query(`DELETE FROM user_group_subgroups WHERE supergroup_id = $1 AND subgroup_id = ANY($2::int[])`, [
+      groupId,
+      subgroupIds,
+    ]);
+  }
+
+  async ancestorIds(groupId: number): Promise<Set<number>> {
+    const rows = await this.em.query(ANCESTORS_SQL, [groupId]);
+    return new Set(rows.map((r: { id: number }) => r.id));
+  }
+
+  async groupIdsOfUser(userId: number): Promise<Set<number>> {
+    const rows = await this.em.query(
+      `WITH RECURSIVE up(id) AS (
+         SELECT m.group_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+         WHERE m.user_id = $1
+         UNION
+         SELECT s.supergroup_id FROM user_group_subgroups s JOIN up ON s.subgroup_id = up.id
+       )
+       SELECT id FROM up`,
+      [userId],
+    );
+    return new Set(rows.map((r: { id: number }) => r.id));
+  }
+
+  async facts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>> {
+    if (groupIds.length === 0) return new Map();
+    const rows = await this.em.query(
+      `SELECT id, coalesce(name, '') AS name, is_system_group, deactivated FROM user_groups
+       WHERE realm_id = $1 AND id = ANY($2::int[])`,
+      [realmId, groupIds],
+    );
+    return new Map(
+      rows.map((r: { id: number; name: string; is_system_group: boolean; deactivated: boolean }) => [
+        r.id,
+        { id: r.id, name: r.name, isSystemGroup: r.is_system_group, deactivated: r.deactivated },
+      ]),
+    );
+  }
+
+  async activeUserIds(realmId: number, userIds: readonly number[], allowBots = true): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await this.em.query(
+      `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND is_active ${allowBots ? '' : 'AND NOT is_bot'}`,
+      [realmId, userIds],
+    );
+    return new Set(rows.map((r: { id: number }) => r.id));
+  }
+
+  async settingValue(groupId: number): Promise<GroupSettingValue> {
+    const [row] = await this.em.query(
+      `SELECT g.name,
+         ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+               WHERE m.group_id = g.id ORDER BY 1) AS members,
+         ARRAY(SELECT subgroup_id FROM user_group_subgroups WHERE supergroup_id = g.id ORDER BY 1) AS subgroups
+       FROM user_groups g WHERE g.id = $1`,
+      [groupId],
+    );
+    if (row.name !== null) return groupId;
+    return { directMembers: row.members, directSubgroups: row.subgroups };
+  }
+
+  async isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
+    const rows = await this.em.query(
+      directOnly
+        ? `SELECT 1 FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+           WHERE m.group_id = $1 AND m.user_id = $2`
+        : `WITH RECURSIVE down(id) AS (
+             SELECT $1::int
+             UNION
+             SELECT s.subgroup_id FROM user_group_subgroups s JOIN down ON s.supergroup_id = down.id
+           )
+           SELECT 1 FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+           WHERE m.group_id IN (SELECT id FROM down) AND m.user_id = $2 LIMIT 1`,
+      [groupId, userId],
+    );
+    return rows.length > 0;
+  }
+}

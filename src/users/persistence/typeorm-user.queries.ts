@@ -1,0 +1,104 @@
+import type { GroupSettingValue } from '@app/domain/users';
+import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type Credentials, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
+import { UserRow } from './user.row.js';
+import { toRecord } from './typeorm-user.repository.js';
+
+interface GroupRowWithMembers {
+  id: number;
+  name: string | null;
+  description: string;
+  creator_id: number | null;
+  date_created: Date | null;
+  is_system_group: boolean;
+  deactivated: boolean;
+  members: number[];
+  subgroups: number[];
+  [setting: string]: unknown;
+}
+
+/** Every group of the organization (named and anonymous) with active direct members and subgroups. */
+export const GROUPS_WITH_MEMBERS_SQL = `
+  SELECT g.*,
+    ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+          WHERE m.group_id = g.id ORDER BY 1) AS members,
+    ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
+  FROM user_groups g WHERE g.realm_id = $1 ORDER BY g.id`;
+
+/** A setting pointing at `id` reports the id of a named group, or an anonymous group's contents. */
+export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: number): GroupSettingValue {
+  const g = byId.get(id);
+  if (!g || g.name !== null) return id;
+  return { directMembers: g.members, directSubgroups: g.subgroups };
+}
+
+@Injectable()
+export class TypeOrmUserQueries extends UserQueries {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  async credentialsByEmail(realmId: number, email: string): Promise<Credentials | null> {
+    const rows = await this.ds.query(
+      `SELECT u.id, u.realm_id, u.email, u.delivery_email, u.api_key, u.password_hash, u.role, u.is_active,
+              u.is_bot, u.bot_type, r.deactivated AS realm_deactivated, r.password_auth_enabled
+       FROM users u JOIN realms r ON r.id = u.realm_id
+       WHERE u.realm_id = $1 AND lower(u.delivery_email) = lower($2)`,
+      [realmId, email],
+    );
+    if (rows.length === 0) return null;
+    const r = rows[0];
+    return {
+      userId: r.id,
+      realmId: r.realm_id,
+      email: r.email,
+      deliveryEmail: r.delivery_email,
+      apiKey: r.api_key,
+      passwordHash: r.password_hash,
+      role: r.role,
+      isActive: r.is_active,
+      isBot: r.is_bot,
+      botType: r.bot_type,
+      realmDeactivated: r.realm_deactivated,
+      passwordAuthEnabled: r.password_auth_enabled,
+    };
+  }
+
+  async list(realmId: number): Promise<UserRecord[]> {
+    const rows = await this.ds.getRepository(UserRow).find({ where: { realmId, isSystemBot: false }, order: { id: 'ASC' } });
+    return rows.map(toRecord);
+  }
+
+  async get(realmId: number, userId: number): Promise<UserRecord | null> {
+    const row = await this.ds.getRepository(UserRow).findOneBy({ realmId, id: userId });
+    return row ? toRecord(row) : null;
+  }
+
+  async systemBots(realmId: number): Promise<UserRecord[]> {
+    const rows = await this.ds.getRepository(UserRow).find({ where: { realmId, isSystemBot: true }, order: { id: 'ASC' } });
+    return rows.map(toRecord);
+  }
+
+  async listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]> {
+    const rows: GroupRowWithMembers[] = await this.ds.query(GROUPS_WITH_MEMBERS_SQL, [realmId]);
+    const byId = new Map(rows.map((g) => [g.id, g]));
+    return rows
+      .filter((g) => g.name !== null && (includeDeactivated || !g.deactivated))
+      .map((g) => ({
+        id: g.id,
+        name: g.name!,
+        description: g.description,
+        creatorId: g.creator_id,
+        dateCreated: g.date_created,
+        isSystemGroup: g.is_system_group,
+        deactivated: g.deactivated,
+        members: g.members,
+        directSubgroupIds: g.subgroups,
+        settings: Object.fromEntries(
+          USER_GROUP_SETTING_NAMES.map((s) => [s, settingValueFrom(byId, g[`${s}_id`] as number)]),
+        ),
+      }));
+  }
+}

@@ -1,0 +1,100 @@
+import { type BotType, type Role, User } from '@app/domain/users';
+import type { EntityManager } from 'typeorm';
+import type { NewUser, UserRecord } from '../application/user.ports.js';
+import { UserRepository } from '../application/user.ports.js';
+import { UserRow } from './user.row.js';
+
+export function toRecord(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    realmId: row.realmId,
+    email: row.email,
+    deliveryEmail: row.deliveryEmail,
+    fullName: row.fullName,
+    role: row.role as Role,
+    isActive: row.isActive,
+    isBot: row.isBot,
+    botType: row.botType as BotType | null,
+    botOwnerId: row.botOwnerId,
+    isSystemBot: row.isSystemBot,
+    dateJoined: row.dateJoined,
+    timezone: row.timezone,
+    avatarVersion: row.avatarVersion,
+    defaultSendingStreamId: row.defaultSendingStreamId,
+    defaultEventsRegisterStreamId: row.defaultEventsRegisterStreamId,
+    defaultAllPublicStreams: row.defaultAllPublicStreams,
+  };
+}
+
+export class TypeOrmUserRepository extends UserRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  private get rows() {
+    return this.em.getRepository(UserRow);
+  }
+
+  async findById(realmId: number, userId: number): Promise<UserRecord | null> {
+    const row = await this.rows.findOneBy({ realmId, id: userId });
+    return row ? toRecord(row) : null;
+  }
+
+  async getForUpdate(realmId: number, userId: number): Promise<User | null> {
+    const row = await this.rows
+      .createQueryBuilder('u')
+      .where('u.realm_id = :realmId AND u.id = :userId', { realmId, userId })
+      .setLock('pessimistic_write')
+      .getOne();
+    return row ? User.restore(toRecord(row)) : null;
+  }
+
+  async emailInUse(realmId: number, email: string): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM users WHERE realm_id = $1 AND (lower(delivery_email) = lower($2) OR lower(email) = lower($2)) LIMIT 1`,
+      [realmId, email],
+    );
+    return rows.length > 0;
+  }
+
+  async activeUserNamed(realmId: number, fullName: string): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM users WHERE realm_id = $1 AND is_active AND full_name = $2 LIMIT 1`,
+      [realmId, fullName],
+    );
+    return rows.length > 0;
+  }
+
+  async insert(u: NewUser): Promise<number> {
+    const result = await this.rows.insert({ ...u, timezone: '', avatarVersion: 1, isActive: true });
+    return result.identifiers[0].id as number;
+  }
+
+  async save(user: User): Promise<void> {
+    const s = user.snapshot();
+    await this.rows.update({ id: s.id, realmId: s.realmId }, { role: s.role, fullName: s.fullName, isActive: s.isActive });
+  }
+
+  async lockActiveHumanOwners(realmId: number): Promise<number> {
+    const rows = await this.em.query(
+      `SELECT id FROM users WHERE realm_id = $1 AND role = 100 AND is_active AND NOT is_bot FOR UPDATE`,
+      [realmId],
+    );
+    return rows.length;
+  }
+
+  async deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<void> {
+    await this.em.query(`UPDATE users SET is_active = false WHERE realm_id = $1 AND bot_owner_id = $2 AND is_active`, [
+      realmId,
+      ownerId,
+    ]);
+  }
+
+  async countActiveHumans(realmId: number): Promise<number> {
+    const [{ n }] = await this.em.query(
+      `SELECT count(*)::int AS n FROM users WHERE realm_id = $1 AND is_active AND NOT is_bot`,
+      [realmId],
+    );
+    return n;
+  }
+}

@@ -1,0 +1,159 @@
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { pino } from 'pino';
+import request from 'supertest';
+import { inject } from 'vitest';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/configure-app.js';
+import { Clock } from '../../src/shared/application/clock.js';
+import { ServerConfig } from '../../src/shared/config/server-config.js';
+import { freshDatabase } from './databases.js';
+
+export const OWNER_EMAIL = 'owner@example.com';
+export const OWNER_PASSWORD = 'owner-Secret-Passphrase-42';
+
+export interface Account {
+  id: number;
+  email: string;
+  apiKey: string;
+}
+
+type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
+export interface CallOptions {
+  as?: Account | null;
+  /** Sent form-encoded (the default for non-GET). */
+  form?: Record<string, unknown>;
+  /** Sent as multipart/form-data, as zulip-js does. */
+  multipart?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+}
+
+/** JSON-encodes non-strings the way clients send typed parameters. */
+export const encode = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** A settable clock for tests that need time to pass. */
+export class TestClock extends Clock {
+  constructor(public current = new Date()) {
+    super();
+  }
+  now(): Date {
+    return this.current;
+  }
+  advance(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+/** The whole server on a fresh database of this test worker, driven over HTTP with supertest. */
+export class TestApp {
+  owner!: Account;
+  private counter = 0;
+
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly clock: TestClock,
+    readonly databaseUrl: string,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<TestApp> {
+    const databaseUrl = await freshDatabase(inject('adminUrl'), `svc_test_w${process.env.VITEST_POOL_ID ?? '1'}`);
+    const config = ServerConfig.fromEnv({
+      DATABASE_URL: databaseUrl,
+      OWNER_EMAIL,
+      OWNER_PASSWORD,
+      EXTERNAL_URL: 'http://chat.example.com',
+      RATE_LIMITING: 'false',
+      ...env,
+    });
+    const clock = new TestClock();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, pino({ level: 'silent' }))] })
+      .overrideProvider(Clock)
+      .useValue(clock)
+      .compile();
+    const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false }));
+    await app.init();
+    const t = new TestApp(app, clock, databaseUrl);
+    t.owner = await t.login(OWNER_EMAIL, OWNER_PASSWORD);
+    return t;
+  }
+
+  get http() {
+    return request(this.app.getHttpServer());
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+
+  call(method: Method, path: string, o: CallOptions = {}): request.Test {
+    const url = path.startsWith('/') ? path : `/api/v1/${path}`;
+    let req = this.http[method](url);
+    const as = o.as === undefined ? this.owner : o.as;
+    if (as) req = req.auth(as.email, as.apiKey);
+    if (o.query) req = req.query(Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, encode(v)])));
+    if (o.multipart) {
+      for (const [k, v] of Object.entries(o.multipart)) req = req.field(k, encode(v));
+    } else if (o.form) {
+      req = req.type('form').send(Object.fromEntries(Object.entries(o.form).map(([k, v]) => [k, encode(v)])));
+    }
+    return req;
+  }
+
+  get(path: string, o?: CallOptions) {
+    return this.call('get', path, o);
+  }
+  post(path: string, o?: CallOptions) {
+    return this.call('post', path, o);
+  }
+  patch(path: string, o?: CallOptions) {
+    return this.call('patch', path, o);
+  }
+  delete(path: string, o?: CallOptions) {
+    return this.call('delete', path, o);
+  }
+
+  async login(email: string, password: string): Promise<Account> {
+    const res = await this.post('fetch_api_key', { as: null, form: { username: email, password } });
+    if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
+    return { id: res.body.user_id, email: res.body.email, apiKey: res.body.api_key };
+  }
+
+  /** Creates a user through the API (owner as admin) with the given role, and logs in. */
+  async createUser(o: { role?: number; fullName?: string; email?: string } = {}): Promise<Account> {
+    this.counter += 1;
+    const email = o.email ?? `user${this.counter}@example.com`;
+    const password = `Pw-${this.counter}-correct-horse-battery`;
+    const res = await this.post('users', { form: { email, password, full_name: o.fullName ?? `User ${this.counter}` } });
+    if (res.status !== 200) throw new Error(`createUser failed: ${JSON.stringify(res.body)}`);
+    if (o.role !== undefined && o.role !== 400) {
+      const r = await this.patch(`users/${res.body.user_id}`, { form: { role: o.role } });
+      if (r.status !== 200) throw new Error(`role change failed: ${JSON.stringify(r.body)}`);
+    }
+    return this.login(email, password);
+  }
+
+  async createBot(owner: Account, shortName: string, botType = 1): Promise<Account & { ownerId: number }> {
+    const res = await this.post('bots', { as: owner, form: { full_name: `${shortName} bot`, short_name: shortName, bot_type: botType } });
+    if (res.status !== 200) throw new Error(`createBot failed: ${JSON.stringify(res.body)}`);
+    return { id: res.body.user_id, email: `${shortName}-bot@chat.example.com`, apiKey: res.body.api_key, ownerId: owner.id };
+  }
+}
+
+/** Asserts a Zulip error envelope. */
+export function expectError(
+  res: request.Response,
+  status: number,
+  msg: string,
+  code = 'BAD_REQUEST',
+  extra: Record<string, unknown> = {},
+): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: { result: 'error', msg, code, ...extra },
+  });
+}
+
+export function expectSuccess(res: request.Response, fields: Record<string, unknown> = {}): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ result: 'success', msg: '', ...fields });
+}

@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+const domain = fileURLToPath(new URL('./libs/domain/src', import.meta.url));
+const alias = [
+  { find: /^@app\/domain$/, replacement: `${domain}/index.ts` },
+  { find: /^@app\/domain\/(.*)$/, replacement: `${domain}/$1/index.ts` },
+];
+const plugins = [
+  swc.vite({
+    module: { type: 'es6' },
+    jsc: {
+      target: 'es2023',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      keepClassNames: true,
+    },
+  }),
+];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins,
+        resolve: { alias },
+        test: { name: 'unit', include: ['libs/**/*.spec.ts', 'test/unit/**/*.spec.ts'], globals: true },
+      },
+      {
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'db',
+          include: ['test/e2e/**/*.e2e-spec.ts', 'test/integration/**/*.int-spec.ts'],
+          globals: true,
+          pool: 'forks',
+          maxWorkers: 2,
+          globalSetup: ['./test/global-setup.ts'],
+          setupFiles: ['./test/support/worker-env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
