@@ -25,7 +25,12 @@ export default defineConfig({
       {
         plugins,
         resolve: { alias },
-        test: { name: 'unit', include: ['libs/**/*.spec.ts', 'test/unit/**/*.spec.ts'], globals: true },
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts', 'test/unit/**/*.spec.ts'],
+          globals: true,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         plugins,
@@ -35,6 +40,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.e2e-spec.ts', 'test/integration/**/*.int-spec.ts'],
           globals: true,
           pool: 'forks',
+          sequence: { groupOrder: 1 },
           maxWorkers: 2,
           globalSetup: ['./test/global-setup.ts'],
           setupFiles: ['./test/support/worker-env.ts'],

@@ -1,5 +1,17 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DomainError } from '@app/domain/shared';
+import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
+
+/** Body-parser and multer failures become Zulip errors before Nest turns them into plain 400s. */
+function translateBodyErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
+  const e = err as { type?: string; name?: string; message?: string };
+  if (e?.type === 'entity.parse.failed') return next(new DomainError('Malformed JSON'));
+  if (e?.type === 'entity.too.large') return next(new DomainError('Request entity too large'));
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return next(new DomainError('Malformed payload'));
+  if (e?.name === 'MulterError') return next(new DomainError(`Malformed payload: ${e.message}`));
+  next(err);
+}
 
 /**
  * Body parsing for every method: form-encoded and multipart bodies are read alike (zulip-js
@@ -11,5 +23,6 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.useBodyParser('json', { limit: '5mb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '5mb', parameterLimit: 10_000 });
   app.use(multer({ limits: { fieldSize: 5 << 20, fields: 10_000 } }).none());
+  app.use(translateBodyErrors);
   return app;
 }

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { openDataSource } from '../src/shared/persistence/database.providers.js';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/shared/persistence/embedded-postgres.js';
-import { adminClient, databaseUrl, TEMPLATE_DB } from './support/databases.js';
+import { databaseUrl, dropTestDatabases, TEMPLATE_DB } from './support/databases.js';
 
 /**
  * One PostgreSQL for the run: DATABASE_URL's server, else an embedded one under
@@ -23,12 +23,7 @@ export default async function setup(project: TestProject) {
     adminUrl = embedded.adminUrl;
     stop = () => embedded.stop();
   }
-  const admin = await adminClient(adminUrl);
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  await dropTestDatabases(adminUrl); // the template and any leftovers of interrupted runs
   await ensureDatabase(adminUrl, TEMPLATE_DB);
   const ds = await openDataSource(databaseUrl(adminUrl, TEMPLATE_DB));
   await ds.destroy();

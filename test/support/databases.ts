@@ -14,7 +14,27 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return url.toString();
 }
 
-/** A fresh copy of the migrated template for this worker (dropping the previous file's copy). */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = await adminClient(adminUrl);
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Drops the databases earlier (interrupted) runs left behind. */
+export async function dropTestDatabases(adminUrl: string): Promise<void> {
+  const admin = await adminClient(adminUrl);
+  try {
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'svc\_test\_%'`);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A fresh copy of the migrated template (dropping a leftover of the same name). */
 export async function freshDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = await adminClient(adminUrl);
   try {

@@ -7,7 +7,7 @@ import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/configure-app.js';
 import { Clock } from '../../src/shared/application/clock.js';
 import { ServerConfig } from '../../src/shared/config/server-config.js';
-import { freshDatabase } from './databases.js';
+import { dropDatabase, freshDatabase } from './databases.js';
 
 export const OWNER_EMAIL = 'owner@example.com';
 export const OWNER_PASSWORD = 'owner-Secret-Passphrase-42';
@@ -53,10 +53,13 @@ export class TestApp {
     readonly app: NestExpressApplication,
     readonly clock: TestClock,
     readonly databaseUrl: string,
+    private readonly databaseName: string,
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<TestApp> {
-    const databaseUrl = await freshDatabase(inject('adminUrl'), `svc_test_w${process.env.VITEST_POOL_ID ?? '1'}`);
+    // One database per test file (each file runs in its own process), copied from the template.
+    const databaseName = `svc_test_p${process.pid}`;
+    const databaseUrl = await freshDatabase(inject('adminUrl'), databaseName);
     const config = ServerConfig.fromEnv({
       DATABASE_URL: databaseUrl,
       OWNER_EMAIL,
@@ -72,7 +75,7 @@ export class TestApp {
       .compile();
     const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false }));
     await app.init();
-    const t = new TestApp(app, clock, databaseUrl);
+    const t = new TestApp(app, clock, databaseUrl, databaseName);
     t.owner = await t.login(OWNER_EMAIL, OWNER_PASSWORD);
     return t;
   }
@@ -83,6 +86,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     await this.app.close();
+    await dropDatabase(inject('adminUrl'), this.databaseName);
   }
 
   call(method: Method, path: string, o: CallOptions = {}): request.Test {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GROUPS_WITH_MEMBERS_SQL, settingValueFrom } from '../../users/persistence/typeorm-user.queries.js';
 import { RealmQueries, type RealmRecord, RealmRepository } from '../application/realm.ports.js';
+import { camelRow } from '../../shared/persistence/rows.js';
 import { RealmRow } from './realm.row.js';
 
 const BOOTSTRAP_LOCK = 0x5ec0001;
@@ -18,7 +19,9 @@ async function readGroupSettings(em: EntityManager, realmId: number): Promise<Re
 }
 
 async function getRealm(em: EntityManager, realmId: number): Promise<RealmRecord> {
-  return em.getRepository(RealmRow).findOneByOrFail({ id: realmId });
+  const [row] = await em.query(`SELECT * FROM realms WHERE id = $1`, [realmId]);
+  if (!row) throw new Error(`no realm ${realmId}`);
+  return camelRow<RealmRecord>(row);
 }
 
 export class TypeOrmRealmRepository extends RealmRepository {

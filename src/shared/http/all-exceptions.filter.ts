@@ -73,15 +73,12 @@ function allowedMethods(req: Request): string[] {
   return methods;
 }
 
-/** Errors of body parsers and multer, and Nest's own 4xx HttpExceptions. */
+/** Nest's own 4xx HttpExceptions and other client errors that carry a 4xx status. */
 function asClientError(e: unknown): { status: number; msg: string } | null {
   if (e instanceof HttpException && e.getStatus() < 500) {
     return { status: e.getStatus(), msg: e.message };
   }
-  const err = e as { status?: number; statusCode?: number; type?: string; name?: string; message?: string };
-  if (err?.type === 'entity.parse.failed') return { status: 400, msg: 'Malformed JSON' };
-  if (err?.type === 'entity.too.large') return { status: 413, msg: 'Request entity too large' };
-  if (err?.name === 'MulterError') return { status: 400, msg: err.message ?? 'Malformed payload' };
+  const err = e as { status?: number; statusCode?: number; message?: string };
   const status = err?.status ?? err?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, msg: err.message ?? 'Bad request' };
   return null;

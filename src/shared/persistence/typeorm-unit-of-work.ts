@@ -7,6 +7,7 @@ import type { ClientEvent } from '../application/client-event.js';
 import { EventQueue } from '../application/client-event.js';
 import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
 import { DomainError } from '@app/domain/shared';
+import { userGroupAlreadyExists } from '@app/domain/users';
 
 /**
  * One database transaction per use case. Repositories are built on the transaction's
@@ -42,14 +43,15 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
 
 /** A unique violation that a concurrent request won is reported like the rule it protects. */
 function translateConstraintViolation(e: unknown): never {
-  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const code = err.driverError?.code ?? err.code;
-  const constraint = err.driverError?.constraint ?? err.constraint;
-  if (code === '23505') {
-    if (constraint === 'users_realm_delivery_email_key' || constraint === 'users_realm_email_key') {
-      throw new DomainError('Email is already in use.');
+  type PgError = { code?: string; constraint?: string; detail?: string };
+  const err = ((e as { driverError?: PgError }).driverError ?? e) as PgError;
+  if (err.code === '23505') {
+    // detail: Key (realm_id, name)=(1, devs) already exists.
+    const value = /=\(\d+, (.*)\) already exists/.exec(err.detail ?? '')?.[1] ?? '';
+    if (err.constraint === 'users_realm_delivery_email_key' || err.constraint === 'users_realm_email_key') {
+      throw new DomainError(`Email '${value}' already in use`);
     }
-    if (constraint === 'user_groups_realm_name_key') throw new DomainError('User group name is already in use.');
+    if (err.constraint === 'user_groups_realm_name_key') throw userGroupAlreadyExists(value);
   }
   throw e;
 }

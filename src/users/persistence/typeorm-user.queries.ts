@@ -5,6 +5,12 @@ import { DataSource } from 'typeorm';
 import { type Credentials, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
 import { UserRow } from './user.row.js';
 import { toRecord } from './typeorm-user.repository.js';
+import { camelRow } from '../../shared/persistence/rows.js';
+
+/** Every column but the secrets (password hash, API key). */
+const USER_SELECT = `SELECT id, realm_id, email, delivery_email, full_name, role, is_active, is_bot, bot_type,
+  bot_owner_id, is_system_bot, date_joined, timezone, avatar_version, default_sending_stream_id,
+  default_events_register_stream_id, default_all_public_streams FROM users`;
 
 interface GroupRowWithMembers {
   id: number;
@@ -67,18 +73,18 @@ export class TypeOrmUserQueries extends UserQueries {
   }
 
   async list(realmId: number): Promise<UserRecord[]> {
-    const rows = await this.ds.getRepository(UserRow).find({ where: { realmId, isSystemBot: false }, order: { id: 'ASC' } });
-    return rows.map(toRecord);
+    const rows = await this.ds.query(`${USER_SELECT} WHERE realm_id = $1 AND NOT is_system_bot ORDER BY id`, [realmId]);
+    return rows.map((r: Record<string, unknown>) => toRecord(camelRow<UserRow>(r)));
   }
 
   async get(realmId: number, userId: number): Promise<UserRecord | null> {
-    const row = await this.ds.getRepository(UserRow).findOneBy({ realmId, id: userId });
-    return row ? toRecord(row) : null;
+    const [row] = await this.ds.query(`${USER_SELECT} WHERE realm_id = $1 AND id = $2`, [realmId, userId]);
+    return row ? toRecord(camelRow<UserRow>(row)) : null;
   }
 
   async systemBots(realmId: number): Promise<UserRecord[]> {
-    const rows = await this.ds.getRepository(UserRow).find({ where: { realmId, isSystemBot: true }, order: { id: 'ASC' } });
-    return rows.map(toRecord);
+    const rows = await this.ds.query(`${USER_SELECT} WHERE realm_id = $1 AND is_system_bot ORDER BY id`, [realmId]);
+    return rows.map((r: Record<string, unknown>) => toRecord(camelRow<UserRow>(r)));
   }
 
   async listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]> {

@@ -1,0 +1,59 @@
+import { expectError, expectSuccess, OWNER_EMAIL, OWNER_PASSWORD, TestApp } from '../../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await TestApp.start({ RATE_LIMITING: 'true' });
+});
+afterAll(() => t.close());
+
+const login = (password: string, username = OWNER_EMAIL) =>
+  t.post('fetch_api_key', { as: null, form: { username, password } });
+
+describe('login attempts per username', () => {
+  it('refuses the sixth attempt within 30 minutes, even with the right password', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await login('wrong');
+      expect(res.status).toBe(401);
+      expect(res.headers['x-ratelimit-limit']).toBe('5');
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(4 - i));
+    }
+    const res = await login(OWNER_PASSWORD);
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({
+      result: 'error',
+      msg: 'API usage exceeded rate limit',
+      code: 'RATE_LIMIT_HIT',
+      'retry-after': expect.any(Number),
+    });
+    expect(res.body['retry-after']).toBeGreaterThan(1790);
+    expect(Number(res.headers['retry-after'])).toBe(res.body['retry-after']);
+    t.clock.advance(1801);
+    expectSuccess(await login(OWNER_PASSWORD));
+  });
+
+  it('clears the history on success', async () => {
+    const user = 'clear-me@example.com';
+    await t.post('users', { form: { email: user, password: 'Clear-me-pass-1234', full_name: 'Clear' } });
+    for (let i = 0; i < 4; i++) await login('wrong', user);
+    expectSuccess(await login('Clear-me-pass-1234', user));
+    for (let i = 0; i < 4; i++) expect((await login('wrong', user)).status).toBe(401);
+    expectSuccess(await login('Clear-me-pass-1234', user));
+  });
+});
+
+describe('API requests per user', () => {
+  it('allows 200 requests a minute, then answers 429 with headers', async () => {
+    const account = await t.createUser();
+    let last = await t.get('users/me', { as: account });
+    expect(last.headers['x-ratelimit-limit']).toBe('200');
+    for (let i = 1; i < 200; i++) last = await t.get('users/me', { as: account });
+    expect(last.status).toBe(200);
+    expect(last.headers['x-ratelimit-remaining']).toBe('0');
+    const refused = await t.get('users/me', { as: account });
+    expectError(refused, 429, 'API usage exceeded rate limit', 'RATE_LIMIT_HIT', { 'retry-after': expect.any(Number) });
+    // Other users are not affected; the limit frees up as the window slides.
+    expectSuccess(await t.get('users/me'));
+    t.clock.advance(61);
+    expectSuccess(await t.get('users/me', { as: account }));
+  });
+});

@@ -1,0 +1,77 @@
+import { DataSource } from 'typeorm';
+import { EventQueue, type ClientEvent } from '../../../src/shared/application/client-event.js';
+import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import { InMemoryEventQueue } from '../../../src/shared/persistence/in-memory-event-queue.js';
+import { TestApp } from '../../support/test-app.js';
+
+let t: TestApp;
+let uow: UnitOfWork;
+let ds: DataSource;
+const published: ClientEvent[][] = [];
+beforeAll(async () => {
+  t = await TestApp.start();
+  uow = t.app.get(UnitOfWork);
+  ds = t.app.get(DataSource);
+  (t.app.get(EventQueue) as InMemoryEventQueue).subscribe((events) => published.push([...events]));
+});
+afterAll(() => t.close());
+
+const countGroups = async () => (await ds.query(`SELECT count(*)::int AS n FROM user_groups`))[0].n as number;
+const event: ClientEvent = { event: { type: 'test' }, userIds: [1] };
+
+describe('TypeOrmUnitOfWork', () => {
+  it('rolls back every statement and drops the events when the work fails', async () => {
+    const before = await countGroups();
+    published.length = 0;
+    await expect(
+      uow.run(async (tx) => {
+        await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [] });
+        tx.afterCommit([event]);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await countGroups()).toBe(before);
+    expect(published).toEqual([]);
+  });
+
+  it('publishes the events once the transaction committed', async () => {
+    published.length = 0;
+    const id = await uow.run(async (tx) => {
+      const groupId = await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [] });
+      tx.afterCommit([event]);
+      expect(published).toEqual([]); // not before COMMIT
+      return groupId;
+    });
+    expect(published).toEqual([[event]]);
+    const [row] = await ds.query(`SELECT name FROM user_groups WHERE id = $1`, [id]);
+    expect(row).toEqual({ name: null });
+  });
+
+  it('reports a unique violation lost to a concurrent writer as the rule it protects', async () => {
+    const attempt = () =>
+      uow.run(async (tx) =>
+        tx.groups.createNamed({ realmId: 1, name: 'racy', description: '', creatorId: t.owner.id, dateCreated: new Date(), settings: {} }),
+      );
+    await attempt();
+    await expect(attempt()).rejects.toMatchObject({ msg: "User group 'racy' already exists." });
+  });
+});
+
+describe('user group queries', () => {
+  it('walk subgroups in both directions', async () => {
+    const ids = await uow.run(async (tx) => {
+      const a = await tx.groups.storeSettingValue(1, { directMembers: [], directSubgroups: [] });
+      const b = await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [a] });
+      const c = await tx.groups.storeSettingValue(1, { directMembers: [], directSubgroups: [b] });
+      return { a, b, c };
+    });
+    await uow.run(async (tx) => {
+      expect(await tx.groups.ancestorIds(ids.a)).toEqual(new Set([ids.a, ids.b, ids.c]));
+      expect(await tx.groups.isMember(ids.c, t.owner.id, false)).toBe(true);
+      expect(await tx.groups.isMember(ids.c, t.owner.id, true)).toBe(false);
+      const mine = await tx.groups.groupIdsOfUser(t.owner.id);
+      expect(mine.has(ids.b) && mine.has(ids.c) && !mine.has(ids.a)).toBe(true);
+      expect(await tx.groups.settingValue(ids.b)).toEqual({ directMembers: [t.owner.id], directSubgroups: [ids.a] });
+    });
+  });
+});
