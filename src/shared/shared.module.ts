@@ -1,6 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { RealmContext } from '../realm/application/realm-context.js';
 import { AccountRules } from './application/account-rules.js';
 import { EventQueue } from './application/client-event.js';
 import { Clock, SystemClock } from './application/clock.js';
@@ -32,7 +31,6 @@ export class SharedModule {
       { provide: EventQueue, useExisting: InMemoryEventQueue },
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
-      RealmContext,
       dataSourceProvider,
       DataSourceCloser,
     ];

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { inject } from 'vitest';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/configure-app.js';
+import { BootstrapService } from '../../src/realm/application/bootstrap.service.js';
 import { Clock } from '../../src/shared/application/clock.js';
 import { ServerConfig } from '../../src/shared/config/server-config.js';
 import { dropDatabase, freshDatabase } from './databases.js';
@@ -16,6 +17,8 @@ export interface Account {
   id: number;
   email: string;
   apiKey: string;
+  /** Host header naming the account's organization (absent: the root organization). */
+  host?: string;
 }
 
 type Method = 'get' | 'post' | 'patch' | 'delete' | 'put';
@@ -26,6 +29,8 @@ export interface CallOptions {
   /** Sent as multipart/form-data, as zulip-js does. */
   multipart?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  /** Host header (default: the account's organization). */
+  host?: string;
 }
 
 /** JSON-encodes non-strings the way clients send typed parameters. */
@@ -94,6 +99,8 @@ export class TestApp {
     let req = this.http[method](url);
     const as = o.as === undefined ? this.owner : o.as;
     if (as) req = req.auth(as.email, as.apiKey);
+    const host = o.host ?? as?.host;
+    if (host) req = req.set('Host', host);
     if (o.query) req = req.query(Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, encode(v)])));
     if (o.multipart) {
       for (const [k, v] of Object.entries(o.multipart)) req = req.field(k, encode(v));
@@ -116,10 +123,21 @@ export class TestApp {
     return this.call('delete', path, o);
   }
 
-  async login(email: string, password: string): Promise<Account> {
-    const res = await this.post('fetch_api_key', { as: null, form: { username: email, password } });
+  async login(email: string, password: string, host?: string): Promise<Account> {
+    const res = await this.post('fetch_api_key', { as: null, host, form: { username: email, password } });
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
-    return { id: res.body.user_id, email: res.body.email, apiKey: res.body.api_key };
+    return { id: res.body.user_id, email: res.body.email, apiKey: res.body.api_key, host };
+  }
+
+  /** A second organization at `<stringId>.chat.example.com`; returns its owner. */
+  async createOrganization(stringId: string, ownerEmail = OWNER_EMAIL): Promise<Account> {
+    await this.app.get(BootstrapService).createOrganization({
+      stringId,
+      name: `Org ${stringId}`,
+      ownerEmail,
+      ownerPassword: OWNER_PASSWORD,
+    });
+    return this.login(ownerEmail, OWNER_PASSWORD, `${stringId}.chat.example.com`);
   }
 
   /** Creates a user through the API (owner as admin) with the given role, and logs in. */

@@ -56,7 +56,7 @@ export class RegisterService {
   private realmBundle(realm: RealmRecord, settings: Record<string, GroupSettingValue>) {
     const topicsPolicy = nameOf(RealmTopicsPolicy, realm.topicsPolicy);
     const historyPolicy = nameOf(EditHistoryVisibility, realm.messageEditHistoryVisibilityPolicy);
-    const url = this.config.externalUrl;
+    const url = this.config.realmUrl(realm.stringId);
     return {
       realm_allow_message_editing: realm.allowMessageEditing,
       realm_avatar_changes_disabled: realm.avatarChangesDisabled,
@@ -113,7 +113,7 @@ export class RegisterService {
       max_logo_file_size_mib: LIMITS.maxLogoFileSizeMib,
       realm_url: url,
       realm_uri: url,
-      realm_bot_domain: this.config.botDomain,
+      realm_bot_domain: this.config.botDomainFor(realm.stringId),
       realm_available_video_chat_providers: {},
       settings_send_digest_emails: false,
       realm_email_auth_enabled: realm.passwordAuthEnabled,

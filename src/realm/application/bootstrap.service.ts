@@ -4,11 +4,10 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { Secrets } from '../../shared/application/secrets.js';
-import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { UsersService } from '../../users/application/users.service.js';
-import { RealmContext } from './realm-context.js';
 
 export const NOTIFICATION_BOT = { localPart: 'notification-bot', fullName: 'Notification Bot' };
 export const EMAIL_GATEWAY_BOT = { localPart: 'emailgateway', fullName: 'Email Gateway' };
@@ -18,6 +17,14 @@ export interface BootstrapResult {
   created: boolean;
   /** Set only when this start generated the owner's password (printed once). */
   generatedPassword?: string;
+}
+
+export interface NewOrganization {
+  stringId: string;
+  name: string;
+  ownerEmail: string;
+  ownerPassword: string;
+  ownerFullName?: string;
 }
 
 /**
@@ -37,52 +44,65 @@ export class BootstrapService implements OnApplicationBootstrap {
     private readonly secrets: Secrets,
     private readonly clock: Clock,
     private readonly config: ServerConfig,
-    private readonly realm: RealmContext,
     private readonly logger: AppLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.lastResult = await this.ensureOrganization();
-    this.realm.set(this.lastResult.realmId);
   }
 
   async ensureOrganization(): Promise<BootstrapResult> {
     const generatedPassword = this.config.ownerPassword === undefined ? this.secrets.password() : undefined;
-    const password = this.config.ownerPassword ?? generatedPassword!;
+    const org: NewOrganization = {
+      stringId: '',
+      name: this.config.realmName,
+      ownerEmail: this.config.ownerEmail,
+      ownerPassword: this.config.ownerPassword ?? generatedPassword!,
+    };
     return this.uow.run(async (tx) => {
       await tx.realms.lockForBootstrap();
       const existing = await tx.realms.firstRealmId();
       if (existing !== null) return { realmId: existing, created: false };
-
-      const now = this.clock.now();
-      const realmId = await tx.realms.insert({ stringId: '', name: this.config.realmName, dateCreated: now });
-      const groups = await tx.groups.createSystemGroups(realmId);
-      await tx.realms.setGroupSettings(
-        realmId,
-        Object.fromEntries(REALM_GROUP_SETTING_NAMES.map((s) => [s, groups.get(REALM_GROUP_SETTINGS[s].defaultGroup)!])),
-      );
-      const ownerId = await this.users.insertAccount(tx, {
-        realmId,
-        email: this.config.ownerEmail,
-        fullName: 'Owner',
-        passwordHash: await this.hasher.hash(password),
-        role: Role.OWNER,
-        bot: null,
-        waitingPeriodDays: 0,
-      });
-      for (const bot of [NOTIFICATION_BOT, EMAIL_GATEWAY_BOT]) {
-        await this.users.insertAccount(tx, {
-          realmId,
-          email: `${bot.localPart}@${this.config.botDomain}`,
-          fullName: bot.fullName,
-          passwordHash: null,
-          role: Role.MEMBER,
-          bot: { type: BotType.GENERIC, ownerId: null, isSystemBot: true, defaultAllPublicStreams: false },
-          waitingPeriodDays: 0,
-        });
-      }
-      this.logger.info({ realmId, ownerId }, 'created the organization');
+      const realmId = await this.createIn(tx, org);
       return { realmId, created: true, generatedPassword };
     });
+  }
+
+  /** Creates an organization (used by the first start, and by tests for a second one). */
+  createOrganization(org: NewOrganization): Promise<number> {
+    return this.uow.run((tx) => this.createIn(tx, org));
+  }
+
+  private async createIn(tx: Tx, org: NewOrganization): Promise<number> {
+    const now = this.clock.now();
+    const realmId = await tx.realms.insert({ stringId: org.stringId, name: org.name, dateCreated: now });
+    const groups = await tx.groups.createSystemGroups(realmId);
+    await tx.realms.setGroupSettings(
+      realmId,
+      Object.fromEntries(REALM_GROUP_SETTING_NAMES.map((s) => [s, groups.get(REALM_GROUP_SETTINGS[s].defaultGroup)!])),
+    );
+    const ownerId = await this.users.insertAccount(tx, {
+      realmId,
+      email: org.ownerEmail,
+      fullName: org.ownerFullName ?? 'Owner',
+      passwordHash: await this.hasher.hash(org.ownerPassword),
+      role: Role.OWNER,
+      bot: null,
+      waitingPeriodDays: 0,
+    });
+    const botDomain = this.config.botDomainFor(org.stringId);
+    for (const bot of [NOTIFICATION_BOT, EMAIL_GATEWAY_BOT]) {
+      await this.users.insertAccount(tx, {
+        realmId,
+        email: `${bot.localPart}@${botDomain}`,
+        fullName: bot.fullName,
+        passwordHash: null,
+        role: Role.MEMBER,
+        bot: { type: BotType.GENERIC, ownerId: null, isSystemBot: true, defaultAllPublicStreams: false },
+        waitingPeriodDays: 0,
+      });
+    }
+    this.logger.info({ realmId, ownerId }, 'created an organization');
+    return realmId;
   }
 }

@@ -48,7 +48,7 @@ export abstract class RealmRepository {
 
 /** Read side: the organization this server hosts. */
 export abstract class RealmQueries {
-  abstract defaultRealmId(): Promise<number | null>;
+  abstract idByStringId(stringId: string): Promise<number | null>;
   abstract get(realmId: number): Promise<RealmRecord>;
   abstract groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>>;
 }

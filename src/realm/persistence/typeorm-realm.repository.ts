@@ -85,8 +85,8 @@ export class TypeOrmRealmQueries extends RealmQueries {
     super();
   }
 
-  async defaultRealmId(): Promise<number | null> {
-    const rows = await this.ds.query(`SELECT id FROM realms ORDER BY id LIMIT 1`);
+  async idByStringId(stringId: string): Promise<number | null> {
+    const rows = await this.ds.query(`SELECT id FROM realms WHERE string_id = $1`, [stringId]);
     return rows.length > 0 ? rows[0].id : null;
   }
 

@@ -41,13 +41,13 @@ export function serverSettings(realm: RealmRecord, config: ServerConfig, userAge
     is_incompatible: /^ZulipInvalid\b/.test(userAgent),
     email_auth_enabled: realm.passwordAuthEnabled,
     require_email_format_usernames: true,
-    realm_url: config.externalUrl,
+    realm_url: config.realmUrl(realm.stringId),
     realm_name: realm.name,
     realm_icon: realmIconUrl(realm),
     realm_description: paragraphHtml(realm.description),
     // Web-public channels need the server switch, spectator access and a web-public channel.
     realm_web_public_access_enabled: false,
     external_authentication_methods: [],
-    realm_uri: config.externalUrl,
+    realm_uri: config.realmUrl(realm.stringId),
   };
 }

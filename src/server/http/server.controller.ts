@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import { RealmContext } from '../../realm/application/realm-context.js';
+import { RealmResolver } from '../../realm/application/realm-resolver.js';
 import { RealmQueries } from '../../realm/application/realm.ports.js';
 import { Public } from '../../shared/auth/decorators.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
@@ -13,14 +13,15 @@ import { serverSettings } from '../application/server-info.js';
 export class ServerController {
   constructor(
     private readonly realms: RealmQueries,
-    private readonly realm: RealmContext,
+    private readonly realmResolver: RealmResolver,
     private readonly config: ServerConfig,
     private readonly ds: DataSource,
   ) {}
 
   @Get('api/v1/server_settings')
-  async serverSettings(@Headers('user-agent') userAgent = '') {
-    return serverSettings(await this.realms.get(this.realm.id), this.config, userAgent);
+  async serverSettings(@Headers('host') host: string | undefined, @Headers('user-agent') userAgent = '') {
+    const realm = await this.realms.get(await this.realmResolver.resolve(host));
+    return serverSettings(realm, this.config, userAgent);
   }
 
   /** Readiness: 200 once the database answers, 503 otherwise. */

@@ -1,6 +1,7 @@
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
 import { BasicStrategy } from 'passport-http';
 import { Authenticator } from '../../users/application/authenticator.js';
 
@@ -8,10 +9,10 @@ import { Authenticator } from '../../users/application/authenticator.js';
 @Injectable()
 export class ApiKeyBasicStrategy extends PassportStrategy(BasicStrategy, 'basic') {
   constructor(private readonly authenticator: Authenticator) {
-    super({ passReqToCallback: false });
+    super({ passReqToCallback: true });
   }
 
-  validate(email: string, apiKey: string): Promise<Actor> {
-    return this.authenticator.authenticateApiKey(email, apiKey);
+  validate(req: Request, email: string, apiKey: string): Promise<Actor> {
+    return this.authenticator.authenticateApiKey(req.headers.host, email, apiKey);
   }
 }

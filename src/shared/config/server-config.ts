@@ -83,8 +83,20 @@ export class ServerConfig {
    * the server is reached by IP address.
    */
   get botDomain(): string {
-    const host = new URL(this.externalUrl).hostname;
+    return this.botDomainFor('');
+  }
+
+  botDomainFor(stringId: string): string {
+    const host = new URL(this.realmUrl(stringId)).hostname;
     return isValidEmail(`bot@${host}`) ? host : this.fakeEmailDomain;
+  }
+
+  /** An organization's URL: EXTERNAL_URL for the root one, its subdomain for the others. */
+  realmUrl(stringId: string): string {
+    if (stringId === '') return this.externalUrl;
+    const url = new URL(this.externalUrl);
+    url.host = `${stringId}.${url.host}`;
+    return url.toString().replace(/\/+$/, '');
   }
 
   get pushConfigured(): boolean {

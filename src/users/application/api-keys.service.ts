@@ -6,7 +6,6 @@ import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AUTHENTICATE_BY_USERNAME, type RateDecision, SlidingWindowRateLimiter } from '../../shared/auth/rate-limiter.js';
 import { rateLimited } from '../../shared/auth/guards.js';
-import { RealmContext } from '../../realm/application/realm-context.js';
 import { RealmQueries } from '../../realm/application/realm.ports.js';
 import { UserQueries } from './user.ports.js';
 
@@ -27,14 +26,18 @@ export class ApiKeysService {
   constructor(
     private readonly users: UserQueries,
     private readonly realms: RealmQueries,
-    private readonly realm: RealmContext,
     private readonly hasher: PasswordHasher,
     private readonly limiter: SlidingWindowRateLimiter,
     private readonly clock: Clock,
     private readonly config: ServerConfig,
   ) {}
 
-  async fetchApiKey(username: string, password: string, onRate: (d: RateDecision) => void): Promise<FetchedApiKey> {
+  async fetchApiKey(
+    realmId: number,
+    username: string,
+    password: string,
+    onRate: (d: RateDecision) => void,
+  ): Promise<FetchedApiKey> {
     if (!isValidEmail(username.trim())) throw new DomainError('Enter a valid email address.');
     const key = `authenticate_by_username:${username}`;
     if (this.config.rateLimiting) {
@@ -42,11 +45,11 @@ export class ApiKeysService {
       onRate(d);
       if (!d.allowed) throw rateLimited(d.retryAfter);
     }
-    const realm = await this.realms.get(this.realm.id);
+    const realm = await this.realms.get(realmId);
     if (!realm.passwordAuthEnabled) {
       throw failed('Password authentication is disabled in this organization', 'PASSWORD_AUTH_DISABLED');
     }
-    const c = await this.users.credentialsByEmail(this.realm.id, username.trim());
+    const c = await this.users.credentialsByEmail(realmId, username.trim());
     if (c !== null && !c.isActive) throw failed('Account is deactivated', 'USER_DEACTIVATED');
     if (c !== null && c.realmDeactivated) throw failed('This organization has been deactivated', 'REALM_DEACTIVATED');
     const ok =

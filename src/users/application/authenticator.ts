@@ -3,7 +3,7 @@ import { DomainError } from '@app/domain/shared';
 import { type Actor, BotType, type Role, isWellFormedApiKey } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { UserQueries } from './user.ports.js';
-import { RealmContext } from '../../realm/application/realm-context.js';
+import { RealmResolver } from '../../realm/application/realm-resolver.js';
 
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
 
@@ -18,14 +18,16 @@ export function constantTimeEquals(a: string, b: string): boolean {
 export class Authenticator {
   constructor(
     private readonly users: UserQueries,
-    private readonly realm: RealmContext,
+    private readonly realms: RealmResolver,
   ) {}
 
-  async authenticateApiKey(rawEmail: string, rawKey: string): Promise<Actor> {
+  /** `host`: the request's Host header, which names the organization. */
+  async authenticateApiKey(host: string | undefined, rawEmail: string, rawKey: string): Promise<Actor> {
     const email = rawEmail.trim();
     const key = rawKey.trim();
     if (!isWellFormedApiKey(key)) throw unauthorized('Malformed API key');
-    const c = email === '' ? null : await this.users.credentialsByEmail(this.realm.id, email);
+    const realmId = await this.realms.resolve(host).catch(() => null);
+    const c = email === '' || realmId === null ? null : await this.users.credentialsByEmail(realmId, email);
     if (c === null || !constantTimeEquals(c.apiKey, key)) throw unauthorized('Invalid API key');
     if (c.realmDeactivated) throw unauthorized('This organization has been deactivated');
     if (!c.isActive) throw unauthorized('Account is deactivated');

@@ -130,10 +130,11 @@ export class UsersService {
   async createBot(actor: Actor, input: CreateBotInput): Promise<CreatedBot> {
     const shortName = checkShortName(input.shortName);
     const fullName = checkFullName(input.fullName);
-    const email = `${shortName}-bot@${this.config.botDomain}`;
-    if (!isValidEmail(email)) throw badRequest('Bad name or username');
     const apiKey = this.secrets.apiKey();
     return this.uow.run(async (tx) => {
+      const realm = await tx.realms.get(actor.realmId);
+      const email = `${shortName}-bot@${this.config.botDomainFor(realm.stringId)}`;
+      if (!isValidEmail(email)) throw badRequest('Bad name or username');
       if (await tx.users.emailInUse(actor.realmId, email)) throw badRequest('Username already in use');
       if (await tx.users.activeUserNamed(actor.realmId, fullName)) throw badRequest('Name is already in use.');
       const holder = new SettingHolder(actor, tx.realms, tx.groups);
@@ -147,7 +148,6 @@ export class UsersService {
       for (const name of [input.defaultSendingStream, input.defaultEventsRegisterStream]) {
         if (name !== undefined) throw badRequest(`Invalid channel name '${name}'`);
       }
-      const realm = await tx.realms.get(actor.realmId);
       const defaultAllPublicStreams = input.defaultAllPublicStreams ?? false;
       const userId = await this.insertAccount(tx, {
         realmId: actor.realmId,

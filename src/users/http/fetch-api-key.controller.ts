@@ -1,20 +1,29 @@
 import { ApiPost } from '../../shared/http/routes.js';
-import { Controller, Res } from '@nestjs/common';
+import { Controller, Headers, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../../shared/auth/decorators.js';
 import { applyRateLimitHeaders } from '../../shared/auth/guards.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
+import { RealmResolver } from '../../realm/application/realm-resolver.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
 import { FetchApiKeyDto } from './users.dto.js';
 
 @Controller('api/v1')
 export class FetchApiKeyController {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly realms: RealmResolver,
+  ) {}
 
   @ApiPost('fetch_api_key')
   @Public()
-  async fetch(@ZulipParams() p: FetchApiKeyDto, @Res({ passthrough: true }) res: Response) {
-    const r = await this.apiKeys.fetchApiKey(p.username, p.password, (d) => applyRateLimitHeaders(res, d));
+  async fetch(
+    @ZulipParams() p: FetchApiKeyDto,
+    @Headers('host') host: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const realmId = await this.realms.resolve(host);
+    const r = await this.apiKeys.fetchApiKey(realmId, p.username, p.password, (d) => applyRateLimitHeaders(res, d));
     return { api_key: r.apiKey, email: r.email, user_id: r.userId };
   }
 }
