@@ -1,4 +1,5 @@
 import { Foundation1763800000000 } from './1763800000000-Foundation.js';
+import { Channels1763900000000 } from './1763900000000-Channels.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
-export const MIGRATIONS = [Foundation1763800000000];
+export const MIGRATIONS = [Foundation1763800000000, Channels1763900000000];

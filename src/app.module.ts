@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { ChannelsModule } from './channels/channels.module.js';
 import { EventsModule } from './events/events.module.js';
 import { RealmModule } from './realm/realm.module.js';
 import { ServerModule } from './server/server.module.js';
@@ -17,7 +18,7 @@ export class AppModule {
   static register(config: ServerConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ServerModule, EventsModule],
+      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, ServerModule, EventsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

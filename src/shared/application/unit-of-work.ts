@@ -1,3 +1,4 @@
+import type { ChannelRepository } from '../../channels/application/channel.ports.js';
 import type { RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
@@ -7,6 +8,7 @@ export interface Tx {
   readonly users: UserRepository;
   readonly groups: UserGroupRepository;
   readonly realms: RealmRepository;
+  readonly channels: ChannelRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

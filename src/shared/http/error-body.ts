@@ -5,6 +5,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  conflict: 409,
   rate_limited: 429,
   bad_gateway: 502,
 };

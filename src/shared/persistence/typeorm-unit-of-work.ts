@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
 import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
@@ -8,6 +9,7 @@ import { EventQueue } from '../application/client-event.js';
 import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
 import { DomainError } from '@app/domain/shared';
 import { userGroupAlreadyExists } from '@app/domain/users';
+import { channelAlreadyExists } from '@app/domain/channels';
 
 /**
  * One database transaction per use case. Repositories are built on the transaction's
@@ -31,6 +33,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           users: new TypeOrmUserRepository(em),
           groups: new TypeOrmUserGroupRepository(em),
           realms: new TypeOrmRealmRepository(em),
+          channels: new TypeOrmChannelRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
         return work(tx);
@@ -52,6 +55,7 @@ function translateConstraintViolation(e: unknown): never {
       throw new DomainError(`Email '${value}' already in use`);
     }
     if (err.constraint === 'user_groups_realm_name_key') throw userGroupAlreadyExists(value);
+    if (err.constraint === 'channels_realm_name_key') throw channelAlreadyExists(value);
   }
   throw e;
 }

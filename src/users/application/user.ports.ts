@@ -43,6 +43,11 @@ export interface Credentials {
 
 export abstract class UserRepository {
   abstract findById(realmId: number, userId: number): Promise<UserRecord | null>;
+  /** A system bot of the organization by the local part of its email (notification-bot, emailgateway). */
+  abstract systemBot(realmId: number, localPart: string): Promise<UserRecord>;
+  abstract findManyByIds(realmId: number, userIds: readonly number[]): Promise<Map<number, UserRecord>>;
+  /** By delivery email, case-insensitively; keys are the lower-cased emails. */
+  abstract findManyByEmails(realmId: number, emails: readonly string[]): Promise<Map<string, UserRecord>>;
   abstract getForUpdate(realmId: number, userId: number): Promise<User | null>;
   abstract emailInUse(realmId: number, email: string): Promise<boolean>;
   abstract activeUserNamed(realmId: number, fullName: string): Promise<boolean>;

@@ -108,3 +108,22 @@ export class TypeOrmUserQueries extends UserQueries {
       }));
   }
 }
+
+/** The setting values of these groups (ids of named groups, contents of anonymous ones), in one query. */
+export async function groupSettingValues(
+  em: { query: (sql: string, params?: unknown[]) => Promise<GroupRowWithMembers[]> },
+  groupIds: readonly number[],
+): Promise<Map<number, GroupSettingValue>> {
+  const unique = [...new Set(groupIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await em.query(
+    `SELECT g.id, g.name,
+       ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+             WHERE m.group_id = g.id ORDER BY 1) AS members,
+       ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
+     FROM user_groups g WHERE g.id = ANY($1::int[])`,
+    [unique],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return new Map(unique.map((id) => [id, settingValueFrom(byId, id)]));
+}

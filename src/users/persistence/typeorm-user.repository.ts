@@ -40,6 +40,32 @@ export class TypeOrmUserRepository extends UserRepository {
     return row ? toRecord(row) : null;
   }
 
+  async systemBot(realmId: number, localPart: string): Promise<UserRecord> {
+    const row = await this.rows
+      .createQueryBuilder('u')
+      .where(`u.realm_id = :realmId AND u.is_system_bot AND u.email LIKE :prefix`, { realmId, prefix: `${localPart}@%` })
+      .getOneOrFail();
+    return toRecord(row);
+  }
+
+  async findManyByIds(realmId: number, userIds: readonly number[]): Promise<Map<number, UserRecord>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.rows.createQueryBuilder('u').where('u.realm_id = :realmId AND u.id = ANY(:ids)', { realmId, ids: [...userIds] }).getMany();
+    return new Map(rows.map((r) => [r.id, toRecord(r)]));
+  }
+
+  async findManyByEmails(realmId: number, emails: readonly string[]): Promise<Map<string, UserRecord>> {
+    if (emails.length === 0) return new Map();
+    const rows = await this.rows
+      .createQueryBuilder('u')
+      .where('u.realm_id = :realmId AND lower(u.delivery_email) = ANY(:emails)', {
+        realmId,
+        emails: emails.map((e) => e.trim().toLowerCase()),
+      })
+      .getMany();
+    return new Map(rows.map((r) => [r.deliveryEmail.toLowerCase(), toRecord(r)]));
+  }
+
   async getForUpdate(realmId: number, userId: number): Promise<User | null> {
     const row = await this.rows
       .createQueryBuilder('u')

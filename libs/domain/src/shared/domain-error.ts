@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'unauthorized' // 401
   | 'forbidden' // 403
   | 'not_found' // 404
+  | 'conflict' // 409
   | 'rate_limited' // 429
   | 'bad_gateway'; // 502
 

@@ -42,8 +42,8 @@ const SPECS = Symbol('svc:params');
 function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOptions = {}): PropertyDecorator {
   return (target, property) => {
     const ctor = target.constructor as { [SPECS]?: ParamSpec[] };
-    const inherited = Object.prototype.hasOwnProperty.call(ctor, SPECS) ? ctor[SPECS]! : [...(ctor[SPECS] ?? [])];
-    inherited.push({
+    if (!Object.prototype.hasOwnProperty.call(ctor, SPECS)) ctor[SPECS] = [];
+    ctor[SPECS]!.push({
       property: String(property),
       encoding,
       decoder,
@@ -51,7 +51,6 @@ function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOpt
       default: o.default,
       aliases: o.aliases ?? [],
     });
-    ctor[SPECS] = inherited;
   };
 }
 
@@ -62,8 +61,13 @@ export const JsonParam = (decoder: Decoder<unknown>, o?: ParamOptions) => declar
 /** JSON when it parses, else the raw string ("string or integer" parameters). */
 export const LenientJsonParam = (decoder: Decoder<unknown>, o?: ParamOptions) => declare('lenient', decoder, o);
 
+/** A DTO's own parameters in declaration order, then those it inherits (shared groups come last). */
 function specsOf(dto: unknown): ParamSpec[] {
-  return (dto as { [SPECS]?: ParamSpec[] })[SPECS] ?? [];
+  const out: ParamSpec[] = [];
+  for (let c = dto as { [SPECS]?: ParamSpec[] } | null; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (Object.prototype.hasOwnProperty.call(c, SPECS)) out.push(...c[SPECS]!);
+  }
+  return out;
 }
 
 const has = (source: unknown, key: string): boolean =>

@@ -1,0 +1,383 @@
+import { Channel, CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName, type ChannelState, type TopicsPolicy } from '@app/domain/channels';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
+import { groupSettingValues } from '../../users/persistence/typeorm-user.queries.js';
+import {
+  type ChannelFolderRecord,
+  ChannelQueries,
+  type ChannelRecord,
+  ChannelRepository,
+  type NewChannel,
+  pairKey,
+  type SubscriptionRecord,
+} from '../application/channel.ports.js';
+
+const SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
+
+interface ChannelRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: boolean;
+  is_web_public: boolean;
+  history_public_to_subscribers: boolean;
+  message_retention_days: number | null;
+  is_archived: boolean;
+  folder_id: number | null;
+  topics_policy: TopicsPolicy;
+  date_created: Date;
+  creator_id: number | null;
+  first_message_id: number | null;
+  subscriber_count?: number;
+  is_default?: boolean;
+  [setting: string]: unknown;
+}
+
+/** Rows → channel states, resolving the 11 setting group ids in one query. */
+async function toStates(em: EntityManager, rows: ChannelRow[]): Promise<(ChannelState & { row: ChannelRow })[]> {
+  const values = await groupSettingValues(em, rows.flatMap((r) => SETTING_COLUMNS.map((c) => r[c] as number)));
+  return rows.map((r) => ({
+    row: r,
+    id: r.id,
+    realmId: r.realm_id,
+    name: r.name,
+    description: r.description,
+    inviteOnly: r.invite_only,
+    isWebPublic: r.is_web_public,
+    historyPublicToSubscribers: r.history_public_to_subscribers,
+    messageRetentionDays: r.message_retention_days,
+    isArchived: r.is_archived,
+    folderId: r.folder_id,
+    topicsPolicy: r.topics_policy,
+    dateCreated: r.date_created,
+    creatorId: r.creator_id,
+    firstMessageId: r.first_message_id,
+    groupSettings: Object.fromEntries(
+      CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, values.get(r[`${s}_id`] as number)!]),
+    ) as ChannelState['groupSettings'],
+  }));
+}
+
+const toSubscription = (r: Record<string, unknown>): SubscriptionRecord => ({
+  userId: r.user_id as number,
+  channelId: r.channel_id as number,
+  active: r.active as boolean,
+  color: r.color as string,
+  isMuted: r.is_muted as boolean,
+  pinToTop: r.pin_to_top as boolean,
+  desktopNotifications: r.desktop_notifications as boolean | null,
+  audibleNotifications: r.audible_notifications as boolean | null,
+  pushNotifications: r.push_notifications as boolean | null,
+  emailNotifications: r.email_notifications as boolean | null,
+  wildcardMentionsNotify: r.wildcard_mentions_notify as boolean | null,
+});
+
+const SUBSCRIPTION_COLUMNS = new Set([
+  'color',
+  'is_muted',
+  'pin_to_top',
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+]);
+
+export class TypeOrmChannelRepository extends ChannelRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  private async load(sql: string, params: unknown[]): Promise<Channel[]> {
+    const rows: ChannelRow[] = await this.em.query(sql, params);
+    return (await toStates(this.em, rows)).map(({ row: _, ...state }) => Channel.restore(state));
+  }
+
+  async findById(realmId: number, channelId: number, forUpdate = false): Promise<Channel | null> {
+    const [c] = await this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
+      realmId,
+      channelId,
+    ]);
+    return c ?? null;
+  }
+
+  findByNames(realmId: number, names: readonly string[], forUpdate = false): Promise<Channel[]> {
+    return this.load(
+      `SELECT * FROM channels WHERE realm_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY id ${forUpdate ? 'FOR UPDATE' : ''}`,
+      [realmId, names.map((n) => n.toLowerCase())],
+    );
+  }
+
+  async nameTaken(realmId: number, name: string, exceptChannelId = 0): Promise<boolean> {
+    const rows = await this.em.query(`SELECT 1 FROM channels WHERE realm_id = $1 AND lower(name) = lower($2) AND id <> $3`, [
+      realmId,
+      name,
+      exceptChannelId,
+    ]);
+    return rows.length > 0;
+  }
+
+  async insert(c: NewChannel): Promise<number> {
+    const [row] = await this.em.query(
+      `INSERT INTO channels (realm_id, name, description, rendered_description, invite_only, is_web_public,
+         history_public_to_subscribers, message_retention_days, topics_policy, folder_id, date_created, creator_id,
+         ${SETTING_COLUMNS.join(', ')})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${SETTING_COLUMNS.map((_, i) => `$${i + 13}`).join(', ')})
+       RETURNING id`,
+      [
+        c.realmId,
+        c.name,
+        c.description,
+        c.renderedDescription,
+        c.inviteOnly,
+        c.isWebPublic,
+        c.historyPublicToSubscribers,
+        c.messageRetentionDays,
+        c.topicsPolicy,
+        c.folderId,
+        c.dateCreated,
+        c.creatorId,
+        ...CHANNEL_GROUP_SETTING_NAMES.map((s) => c.groupIds[s]),
+      ],
+    );
+    return row.id;
+  }
+
+  async save(c: Channel, renderedDescription: string, groupIds: Partial<Record<ChannelGroupSettingName, number>>): Promise<void> {
+    const s = c.snapshot();
+    const settings = Object.entries(groupIds);
+    await this.em.query(
+      `UPDATE channels SET name = $2, description = $3, rendered_description = $4, invite_only = $5, is_web_public = $6,
+         history_public_to_subscribers = $7, message_retention_days = $8, is_archived = $9, folder_id = $10,
+         topics_policy = $11 ${settings.map(([k], i) => `, ${k}_id = $${i + 12}`).join('')}
+       WHERE id = $1`,
+      [
+        s.id,
+        s.name,
+        s.description,
+        renderedDescription,
+        s.inviteOnly,
+        s.isWebPublic,
+        s.historyPublicToSubscribers,
+        s.messageRetentionDays,
+        s.isArchived,
+        s.folderId,
+        s.topicsPolicy,
+        ...settings.map(([, v]) => v),
+      ],
+    );
+  }
+
+  async defaultChannelIds(realmId: number): Promise<Set<number>> {
+    const rows = await this.em.query(`SELECT channel_id FROM default_channels WHERE realm_id = $1`, [realmId]);
+    return new Set(rows.map((r: { channel_id: number }) => r.channel_id));
+  }
+
+  async setDefault(realmId: number, channelIds: readonly number[], isDefault: boolean): Promise<void> {
+    if (channelIds.length === 0) return;
+    await this.em.query(
+      isDefault
+        ? `INSERT INTO default_channels (channel_id, realm_id) SELECT c, $1 FROM unnest($2::int[]) AS c ON CONFLICT DO NOTHING`
+        : `DELETE FROM default_channels WHERE realm_id = $1 AND channel_id = ANY($2::int[])`,
+      [realmId, channelIds],
+    );
+  }
+
+  async subscriptionRows(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>> {
+    if (userIds.length === 0 || channelIds.length === 0) return new Map();
+    const rows = await this.em.query(
+      `SELECT * FROM subscriptions WHERE user_id = ANY($1::int[]) AND channel_id = ANY($2::int[])`,
+      [userIds, channelIds],
+    );
+    return new Map(rows.map((r: Record<string, unknown>) => [pairKey(r.user_id as number, r.channel_id as number), toSubscription(r)]));
+  }
+
+  async usedColors(userIds: readonly number[]): Promise<Map<number, Set<string>>> {
+    const rows = await this.em.query(`SELECT DISTINCT user_id, color FROM subscriptions WHERE user_id = ANY($1::int[])`, [userIds]);
+    const out = new Map(userIds.map((u) => [u, new Set<string>()]));
+    for (const r of rows as { user_id: number; color: string }[]) out.get(r.user_id)!.add(r.color);
+    return out;
+  }
+
+  async subscribe(realmId: number, rows: readonly { userId: number; channelId: number; color: string }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.em.query(
+      `INSERT INTO subscriptions (realm_id, user_id, channel_id, color)
+       SELECT $1, u, c, col FROM unnest($2::int[], $3::int[], $4::text[]) AS x(u, c, col)
+       ON CONFLICT (user_id, channel_id) DO UPDATE SET active = true`,
+      [realmId, rows.map((r) => r.userId), rows.map((r) => r.channelId), rows.map((r) => r.color)],
+    );
+  }
+
+  async unsubscribe(pairs: readonly { userId: number; channelId: number }[]): Promise<void> {
+    if (pairs.length === 0) return;
+    await this.em.query(
+      `UPDATE subscriptions s SET active = false FROM unnest($1::int[], $2::int[]) AS x(u, c)
+       WHERE s.user_id = x.u AND s.channel_id = x.c`,
+      [pairs.map((p) => p.userId), pairs.map((p) => p.channelId)],
+    );
+  }
+
+  async updateSubscription(userId: number, channelId: number, column: string, value: string | boolean): Promise<void> {
+    if (!SUBSCRIPTION_COLUMNS.has(column)) throw new Error(`not a subscription column: ${column}`);
+    await this.em.query(`UPDATE subscriptions SET ${column} = $3 WHERE user_id = $1 AND channel_id = $2`, [userId, channelId, value]);
+  }
+
+  async setTopicVisibility(
+    realmId: number,
+    userId: number,
+    channelId: number,
+    topic: string,
+    policy: number | null,
+    now: Date,
+  ): Promise<void> {
+    if (policy === null) {
+      await this.em.query(`DELETE FROM user_topics WHERE user_id = $1 AND channel_id = $2 AND lower(topic_name) = lower($3)`, [
+        userId,
+        channelId,
+        topic,
+      ]);
+      return;
+    }
+    await this.em.query(
+      `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (user_id, channel_id, lower(topic_name))
+       DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated`,
+      [realmId, userId, channelId, topic, policy, now],
+    );
+  }
+
+  async emailToken(
+    realmId: number,
+    channelId: number,
+    creatorId: number,
+    senderId: number,
+    candidate: string,
+    now: Date,
+  ): Promise<string> {
+    await this.em.query(
+      `INSERT INTO channel_email_addresses (realm_id, channel_id, creator_id, sender_id, token, date_created)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (channel_id, creator_id, sender_id) DO NOTHING`,
+      [realmId, channelId, creatorId, senderId, candidate, now],
+    );
+    const [row] = await this.em.query(
+      `SELECT token FROM channel_email_addresses WHERE channel_id = $1 AND creator_id = $2 AND sender_id = $3`,
+      [channelId, creatorId, senderId],
+    );
+    return row.token;
+  }
+
+  async folderExists(realmId: number, folderId: number): Promise<boolean> {
+    const rows = await this.em.query(`SELECT 1 FROM channel_folders WHERE realm_id = $1 AND id = $2`, [realmId, folderId]);
+    return rows.length > 0;
+  }
+
+  async folderNameTaken(realmId: number, name: string): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM channel_folders WHERE realm_id = $1 AND lower(name) = lower($2) AND NOT is_archived`,
+      [realmId, name],
+    );
+    return rows.length > 0;
+  }
+
+  async createFolder(f: {
+    realmId: number;
+    name: string;
+    description: string;
+    renderedDescription: string;
+    creatorId: number;
+    now: Date;
+  }): Promise<number> {
+    const [row] = await this.em.query(
+      `INSERT INTO channel_folders (realm_id, name, description, rendered_description, date_created, creator_id)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [f.realmId, f.name, f.description, f.renderedDescription, f.now, f.creatorId],
+    );
+    await this.em.query(`UPDATE channel_folders SET "order" = id WHERE id = $1`, [row.id]);
+    return row.id;
+  }
+
+  /**
+   * No message can exist before the messages module adds its table; that module answers this
+   * from its own rows.
+   */
+  async hasMessagesOutsideEmptyTopic(_channelId: number): Promise<boolean> {
+    return false;
+  }
+}
+
+@Injectable()
+export class TypeOrmChannelQueries extends ChannelQueries {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  private async records(where: string, params: unknown[]): Promise<ChannelRecord[]> {
+    const rows: ChannelRow[] = await this.ds.query(
+      `SELECT c.*,
+         (SELECT count(*)::int FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
+          WHERE s.channel_id = c.id AND s.active) AS subscriber_count,
+         EXISTS (SELECT 1 FROM default_channels d WHERE d.channel_id = c.id) AS is_default
+       FROM channels c WHERE ${where} ORDER BY c.name`,
+      params,
+    );
+    return (await toStates(this.ds.manager, rows)).map(({ row, ...state }) => ({
+      ...state,
+      renderedDescription: row.rendered_description,
+      subscriberCount: row.subscriber_count ?? 0,
+      isDefault: row.is_default ?? false,
+    }));
+  }
+
+  channels(realmId: number): Promise<ChannelRecord[]> {
+    return this.records('c.realm_id = $1', [realmId]);
+  }
+
+  async channel(realmId: number, channelId: number): Promise<ChannelRecord | null> {
+    const [c] = await this.records('c.realm_id = $1 AND c.id = $2', [realmId, channelId]);
+    return c ?? null;
+  }
+
+  async subscriptionsOf(userId: number): Promise<SubscriptionRecord[]> {
+    const rows = await this.ds.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND active`, [userId]);
+    return rows.map(toSubscription);
+  }
+
+  async subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>> {
+    const rows = await this.ds.query(
+      `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
+       WHERE s.channel_id = ANY($1::int[]) AND s.active ORDER BY s.user_id`,
+      [channelIds],
+    );
+    const out = new Map(channelIds.map((id) => [id, [] as number[]]));
+    for (const r of rows as { channel_id: number; user_id: number }[]) out.get(r.channel_id)!.push(r.user_id);
+    return out;
+  }
+
+  async folders(realmId: number): Promise<ChannelFolderRecord[]> {
+    const rows = await this.ds.query(`SELECT * FROM channel_folders WHERE realm_id = $1 ORDER BY "order", id`, [realmId]);
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as number,
+      name: r.name as string,
+      description: r.description as string,
+      renderedDescription: r.rendered_description as string,
+      order: r.order as number,
+      dateCreated: r.date_created as Date,
+      creatorId: r.creator_id as number | null,
+      isArchived: r.is_archived as boolean,
+    }));
+  }
+
+  groupIdsOfUser(userId: number): Promise<Set<number>> {
+    return new TypeOrmUserGroupRepository(this.ds.manager).groupIdsOfUser(userId);
+  }
+
+  async systemGroupNames(realmId: number): Promise<Map<number, string>> {
+    const rows = await this.ds.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [realmId]);
+    return new Map(rows.map((r: { id: number; name: string }) => [r.id, r.name]));
+  }
+}
