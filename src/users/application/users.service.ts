@@ -1,4 +1,5 @@
 import { badRequest, insufficientPermission } from '@app/domain/shared';
+import { pickColors } from '@app/domain/channels';
 import { assertCanCreateBot } from '@app/domain/realm';
 import {
   type Actor,
@@ -79,7 +80,7 @@ export class UsersService {
       );
       if (await tx.users.emailInUse(actor.realmId, email)) throw badRequest(`Email '${email}' already in use`);
       if (!strong) throw badRequest('The password is too weak.');
-      return this.insertAccount(tx, {
+      const userId = await this.insertAccount(tx, {
         realmId: actor.realmId,
         email,
         fullName,
@@ -88,7 +89,19 @@ export class UsersService {
         bot: null,
         waitingPeriodDays: realm.waitingPeriodThreshold,
       });
+      await this.subscribeToDefaultChannels(tx, actor.realmId, userId);
+      return userId;
     });
+  }
+
+  /** New human users join the organization's default channels (archived ones are not default). */
+  private async subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void> {
+    const channelIds = [...(await tx.channels.defaultChannelIds(realmId))];
+    const colors = pickColors(new Set(), channelIds, new Map());
+    await tx.channels.subscribe(
+      realmId,
+      channelIds.map((channelId) => ({ userId, channelId, color: colors.get(channelId)! })),
+    );
   }
 
   /** Inserts a user or bot with its system-group memberships; shared by bootstrap too. */

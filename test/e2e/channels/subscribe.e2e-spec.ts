@@ -289,3 +289,11 @@ describe('creating channels needs the organization permissions', () => {
     }
   });
 });
+
+describe('default channels', () => {
+  it('are joined by new users', async () => {
+    const newcomer = await t.createUser();
+    const subs = (await t.get('users/me/subscriptions', { as: newcomer })).body.subscriptions.map((s: { name: string }) => s.name);
+    expect(subs).toEqual(['welcome']);
+  });
+});
