@@ -1,6 +1,12 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
-export const TEMPLATE_DB = 'svc_test_template';
+/**
+ * Test databases are named after the checkout, so test runs of two checkouts (worktrees) on one
+ * PostgreSQL never drop each other's databases.
+ */
+export const TEST_DB_PREFIX = `svc_test_${createHash('sha1').update(process.cwd()).digest('hex').slice(0, 8)}`;
+export const TEMPLATE_DB = `${TEST_DB_PREFIX}_template`;
 
 export async function adminClient(adminUrl: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -27,7 +33,8 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
 export async function dropTestDatabases(adminUrl: string): Promise<void> {
   const admin = await adminClient(adminUrl);
   try {
-    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'svc\_test\_%'`);
+    const pattern = `${TEST_DB_PREFIX.replace(/_/g, '\\_')}\\_%`;
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [pattern]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   } finally {
     await admin.end();

@@ -8,7 +8,7 @@ import { configureApp } from '../../src/configure-app.js';
 import { BootstrapService } from '../../src/realm/application/bootstrap.service.js';
 import { Clock } from '../../src/shared/application/clock.js';
 import { ServerConfig } from '../../src/shared/config/server-config.js';
-import { dropDatabase, freshDatabase } from './databases.js';
+import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from './databases.js';
 
 export const OWNER_EMAIL = 'owner@example.com';
 export const OWNER_PASSWORD = 'owner-Secret-Passphrase-42';
@@ -63,7 +63,7 @@ export class TestApp {
 
   static async start(env: Record<string, string> = {}): Promise<TestApp> {
     // One database per test file (each file runs in its own process), copied from the template.
-    const databaseName = `svc_test_p${process.pid}`;
+    const databaseName = `${TEST_DB_PREFIX}_p${process.pid}`;
     const databaseUrl = await freshDatabase(inject('adminUrl'), databaseName);
     const config = ServerConfig.fromEnv({
       DATABASE_URL: databaseUrl,
