@@ -1,4 +1,5 @@
 import type { ChannelRepository } from '../../channels/application/channel.ports.js';
+import type { MessageRepository } from '../../messages/application/message.ports.js';
 import type { RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
@@ -9,6 +10,7 @@ export interface Tx {
   readonly groups: UserGroupRepository;
   readonly realms: RealmRepository;
   readonly channels: ChannelRepository;
+  readonly messages: MessageRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
+import { TypeOrmMessageRepository } from '../../messages/persistence/typeorm-message.repository.js';
 import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
@@ -34,6 +35,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           groups: new TypeOrmUserGroupRepository(em),
           realms: new TypeOrmRealmRepository(em),
           channels: new TypeOrmChannelRepository(em),
+          messages: new TypeOrmMessageRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
         return work(tx);

@@ -1,5 +1,5 @@
 import { holdsGroupSetting, type Actor, type GroupSettingValue } from '@app/domain/users';
-import type { RealmRepository } from '../../realm/application/realm.ports.js';
+import type { RealmRecord, RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository } from './user.ports.js';
 
 /**
@@ -32,4 +32,25 @@ export class SettingHolder {
     if (groupId === null) return false;
     return this.holds(await this.groups.settingValue(groupId));
   }
+}
+
+/** Everything permission rules need about the caller and the organization, loaded once per use case. */
+export interface ActorContext {
+  groupIds: Set<number>;
+  realmSettings: Record<string, GroupSettingValue>;
+  systemGroups: Map<string, number>;
+  realm: RealmRecord;
+}
+
+/** Loads the context on the transaction's connection (its queries run one after the other). */
+export async function loadActorContext(
+  actor: Actor,
+  realms: RealmRepository,
+  groups: UserGroupRepository,
+): Promise<ActorContext> {
+  const groupIds = await groups.groupIdsOfUser(actor.userId);
+  const realmSettings = await realms.groupSettings(actor.realmId);
+  const systemGroups = await groups.systemGroupIds(actor.realmId);
+  const realm = await realms.get(actor.realmId);
+  return { groupIds, realmSettings, systemGroups, realm };
 }

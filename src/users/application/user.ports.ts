@@ -102,6 +102,7 @@ export abstract class UserGroupRepository {
   abstract activeUserIds(realmId: number, userIds: readonly number[], allowBots?: boolean): Promise<Set<number>>;
   /** The value a setting pointing at this group reports: its id, or its members and subgroups when anonymous. */
   abstract settingValue(groupId: number): Promise<GroupSettingValue>;
+  abstract settingValuesOf(groupIds: readonly number[]): Promise<Map<number, GroupSettingValue>>;
   abstract isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean>;
 }
 

@@ -3,6 +3,7 @@ import { SYSTEM_GROUPS, SystemGroup } from '@app/domain/users';
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
 import { type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
+import { groupSettingValues } from './typeorm-user.queries.js';
 
 const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
 
@@ -212,6 +213,10 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     );
     if (row.name !== null) return groupId;
     return { directMembers: row.members, directSubgroups: row.subgroups };
+  }
+
+  settingValuesOf(groupIds: readonly number[]): Promise<Map<number, GroupSettingValue>> {
+    return groupSettingValues(this.em, groupIds);
   }
 
   async isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean> {

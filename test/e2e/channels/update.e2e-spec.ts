@@ -211,6 +211,7 @@ describe('permission settings', () => {
       400,
       "'old' value does not match the expected value.",
       'EXPECTATION_MISMATCH',
+      { field_name: 'old' },
     );
     expectSuccess(await patch(perms, { can_send_message_group: { new: { direct_members: [], direct_subgroups: [groups['role:moderators']] } } }));
     expectSuccess(await patch(perms, { can_administer_channel_group: { new: { direct_members: [other.id, member.id], direct_subgroups: [] }, old: { direct_members: [member.id], direct_subgroups: [] } } }));

@@ -99,5 +99,7 @@ export function holdsGroupSetting(
 }
 
 /** 'old' given with a group-setting update did not match: nothing changes. */
-export const expectationMismatch = (): DomainError =>
-  new DomainError("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH');
+export const expectationMismatch = (fieldName = 'old'): DomainError =>
+  new DomainError(`'${fieldName}' value does not match the expected value.`, 'EXPECTATION_MISMATCH', 'invalid', {
+    field_name: fieldName,
+  });

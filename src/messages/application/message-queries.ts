@@ -1,0 +1,64 @@
+import type { MessageRecord } from './message.ports.js';
+
+/** A narrow term as the API sends it. */
+export interface NarrowTerm {
+  operator: string;
+  operand: unknown;
+  negated: boolean;
+}
+
+/** A narrow compiled by the service into facts the query can use. */
+export interface CompiledNarrow {
+  /** Search every message of this channel (history readable), else only the user's rows. */
+  channelHistory: { channelId: number; requireRow: boolean } | null;
+  conditions: Condition[];
+}
+
+export type Condition =
+  | { kind: 'channel'; channelId: number; negated: boolean }
+  | { kind: 'topic'; topic: string; negated: boolean }
+  | { kind: 'sender'; userId: number; negated: boolean }
+  | { kind: 'recipient'; recipientId: number | null; negated: boolean }
+  | { kind: 'dm_including'; userId: number; negated: boolean }
+  | { kind: 'is'; what: 'dm' | 'starred' | 'unread' | 'mentioned' | 'resolved' | 'alerted'; negated: boolean }
+  | { kind: 'id'; id: number; negated: boolean }
+  | { kind: 'search'; text: string; negated: boolean }
+  | { kind: 'has'; what: 'attachment' | 'link' | 'image' | 'reaction'; negated: boolean };
+
+export interface FetchedMessage {
+  message: MessageRecord;
+  flags: number | null;
+}
+
+export interface RangeResult {
+  messages: FetchedMessage[];
+  anchor: number;
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}
+
+export interface SenderInfo {
+  id: number;
+  email: string;
+  fullName: string;
+  avatarVersion: number;
+}
+
+export abstract class MessageQueries {
+  abstract range(
+    realmId: number,
+    userId: number,
+    narrow: CompiledNarrow,
+    anchor: number | 'newest' | 'oldest' | 'first_unread',
+    numBefore: number,
+    numAfter: number,
+    includeAnchor: boolean,
+  ): Promise<RangeResult>;
+  abstract byIds(realmId: number, userId: number, narrow: CompiledNarrow, ids: readonly number[]): Promise<FetchedMessage[]>;
+  abstract senders(ids: readonly number[]): Promise<Map<number, SenderInfo>>;
+  abstract channelNames(ids: readonly number[]): Promise<Map<number, string>>;
+  abstract directParticipants(recipientIds: readonly number[]): Promise<Map<number, SenderInfo[]>>;
+  abstract realmStringId(realmId: number): Promise<string>;
+  abstract directRecipientOf(realmId: number, userIds: readonly number[]): Promise<number | null>;
+}

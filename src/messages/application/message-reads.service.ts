@@ -1,0 +1,168 @@
+import { DomainError } from '@app/domain/shared';
+import { hasContentAccess, type Viewer } from '@app/domain/channels';
+import { invalidMessage } from '@app/domain/messages';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
+import type { Actor } from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { pairKey } from '../../channels/application/channel.ports.js';
+import { UnitOfWork, type Tx } from '../../shared/application/unit-of-work.js';
+import { loadActorContext } from '../../users/application/permissions.js';
+import { canAccessMessage } from './message-access.js';
+import {
+  type CompiledNarrow,
+  type Condition,
+  type FetchedMessage,
+  MessageQueries,
+  type NarrowTerm,
+  type RangeResult,
+} from './message-queries.js';
+import type { MessageRecord } from './message.ports.js';
+import { viewerOf } from './message-send.service.js';
+
+const badNarrow = (desc: string) => new DomainError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 'invalid', { desc });
+
+export interface FetchRequest {
+  anchor: number | 'newest' | 'oldest' | 'first_unread' | null;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: NarrowTerm[];
+  messageIds: number[] | null;
+}
+
+/** GET /messages and GET /messages/{id}. */
+@Injectable()
+export class MessageReadsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly queries: MessageQueries,
+  ) {}
+
+  async viewer(tx: Tx, actor: Actor): Promise<Viewer> {
+    return viewerOf(actor, await loadActorContext(actor, tx.realms, tx.groups));
+  }
+
+  async fetch(actor: Actor, req: FetchRequest): Promise<(RangeResult & { byIds: false }) | { byIds: true; messages: FetchedMessage[] }> {
+    const narrow = await this.uow.run((tx) => this.compileNarrow(tx, actor, req.narrow));
+    if (req.messageIds !== null) {
+      return { byIds: true, messages: await this.queries.byIds(actor.realmId, actor.userId, narrow, req.messageIds) };
+    }
+    return {
+      byIds: false,
+      ...(await this.queries.range(actor.realmId, actor.userId, narrow, req.anchor!, req.numBefore, req.numAfter, req.includeAnchor)),
+    };
+  }
+
+  async message(actor: Actor, messageId: number): Promise<FetchedMessage> {
+    return this.uow.run(async (tx) => {
+      const m = await tx.messages.find(actor.realmId, messageId);
+      if (m === null) throw invalidMessage();
+      const flags = await tx.messages.userMessageFlags(actor.userId, m.id);
+      if (!(await this.canRead(tx, actor, m, flags !== null))) throw invalidMessage();
+      return { message: m, flags };
+    });
+  }
+
+  async canRead(tx: Tx, actor: Actor, m: MessageRecord, hasRow: boolean, forModification = false, viewer?: Viewer): Promise<boolean> {
+    if (m.channelId === null) return hasRow;
+    const channel = await tx.channels.findById(actor.realmId, m.channelId);
+    const sub = await tx.channels.subscriptionRows([actor.userId], [m.channelId]);
+    const v = viewer ?? (await this.viewer(tx, actor));
+    return canAccessMessage(m, hasRow, channel, v, sub.get(pairKey(actor.userId, m.channelId))?.active === true, forModification);
+  }
+
+  private async compileNarrow(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<CompiledNarrow> {
+    const conditions: Condition[] = [];
+    let channelHistory: CompiledNarrow['channelHistory'] = null;
+    for (const t of terms) {
+      const negated = t.negated;
+      switch (t.operator) {
+        case 'channel':
+        case 'stream': {
+          const found =
+            typeof t.operand === 'number'
+              ? await tx.channels.findById(actor.realmId, t.operand)
+              : typeof t.operand === 'string'
+                ? /^\d+$/.test(t.operand)
+                  ? await tx.channels.findById(actor.realmId, Number(t.operand))
+                  : ((await tx.channels.findByNames(actor.realmId, [t.operand.trim()]))[0] ?? null)
+                : null;
+          if (found === null) throw badNarrow(`unknown channel ${String(t.operand)}`);
+          const viewer = await this.viewer(tx, actor);
+          const sub = await tx.channels.subscriptionRows([actor.userId], [found.id]);
+          const access = hasContentAccess(found, viewer, sub.get(pairKey(actor.userId, found.id))?.active === true);
+          if (!negated && access && channelHistory === null) {
+            channelHistory = { channelId: found.id, requireRow: !found.snapshot().historyPublicToSubscribers };
+          } else conditions.push({ kind: 'channel', channelId: found.id, negated });
+          break;
+        }
+        case 'topic':
+        case 'subject': {
+          if (typeof t.operand !== 'string') throw badNarrow(`unknown topic ${String(t.operand)}`);
+          const topic = t.operand === EMPTY_TOPIC_DISPLAY_NAME ? '' : t.operand;
+          conditions.push({ kind: 'topic', topic, negated });
+          break;
+        }
+        case 'sender':
+          conditions.push({ kind: 'sender', userId: await this.userOf(tx, actor, t.operand), negated });
+          break;
+        case 'dm':
+        case 'pm-with': {
+          const operands = Array.isArray(t.operand)
+            ? t.operand
+            : typeof t.operand === 'string'
+              ? t.operand.split(',').map((s) => s.trim())
+              : [t.operand];
+          const ids: number[] = [];
+          for (const o of operands) ids.push(await this.userOf(tx, actor, o));
+          conditions.push({ kind: 'recipient', recipientId: await this.queries.directRecipientOf(actor.realmId, [actor.userId, ...ids]), negated });
+          break;
+        }
+        case 'dm-including':
+          conditions.push({ kind: 'dm_including', userId: await this.userOf(tx, actor, t.operand), negated });
+          break;
+        case 'is': {
+          const what = t.operand === 'private' ? 'dm' : t.operand;
+          if (!['dm', 'starred', 'unread', 'mentioned', 'resolved', 'alerted'].includes(what as string)) {
+            throw badNarrow(`unknown 'is' operand ${String(t.operand)}`);
+          }
+          conditions.push({ kind: 'is', what: what as 'dm', negated });
+          break;
+        }
+        case 'id': {
+          const id = typeof t.operand === 'string' && /^\d+$/.test(t.operand) ? Number(t.operand) : t.operand;
+          if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badNarrow('Invalid message ID');
+          conditions.push({ kind: 'id', id, negated });
+          break;
+        }
+        case 'search':
+          if (typeof t.operand !== 'string') throw badNarrow('unknown search');
+          conditions.push({ kind: 'search', text: t.operand, negated });
+          break;
+        case 'has':
+          if (!['attachment', 'link', 'image', 'reaction'].includes(t.operand as string)) {
+            throw badNarrow(`unknown 'has' operand ${String(t.operand)}`);
+          }
+          conditions.push({ kind: 'has', what: t.operand as 'link', negated });
+          break;
+        case 'near':
+          break; // an anchor hint for clients; the server's range comes from `anchor`
+        default:
+          throw badNarrow(`unknown operator ${t.operator}`);
+      }
+    }
+    return { channelHistory, conditions };
+  }
+
+  private async userOf(tx: Tx, actor: Actor, operand: unknown): Promise<number> {
+    if (typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))) {
+      const u = await tx.users.findById(actor.realmId, Number(operand));
+      if (u) return u.id;
+    } else if (typeof operand === 'string') {
+      const u = (await tx.users.findManyByEmails(actor.realmId, [operand])).get(operand.trim().toLowerCase());
+      if (u) return u.id;
+    }
+    throw badNarrow(`unknown user ${String(operand)}`);
+  }
+}
+

@@ -1,0 +1,100 @@
+import { clientName } from '@app/domain/messages';
+import { badRequest, DomainError } from '@app/domain/shared';
+import type { Actor } from '@app/domain/users';
+import { Controller, Get, Headers, Param } from '@nestjs/common';
+import { CurrentActor } from '../../shared/auth/decorators.js';
+import { ZulipParams } from '../../shared/http/params/index.js';
+import { PathIntPipe } from '../../shared/http/path-params.js';
+import { ApiPost } from '../../shared/http/routes.js';
+import { MessageReadsService } from '../application/message-reads.service.js';
+import { MessageSendService } from '../application/message-send.service.js';
+import { MessageViews } from './message-views.js';
+import { GetMessageDto, GetMessagesDto, SendMessageDto } from './messages.dto.js';
+
+const MAX_MESSAGES_PER_FETCH = 5000;
+
+function parseAnchor(raw: string | undefined, useFirstUnread: boolean | undefined): number | 'newest' | 'oldest' | 'first_unread' {
+  if (raw === undefined) {
+    if (useFirstUnread) return 'first_unread';
+    throw badRequest("Missing 'anchor' argument.");
+  }
+  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
+  if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
+  return Math.max(0, Number(raw.trim()));
+}
+
+@Controller('api/v1')
+export class MessagesController {
+  constructor(
+    private readonly send: MessageSendService,
+    private readonly reads: MessageReadsService,
+    private readonly views: MessageViews,
+  ) {}
+
+  @ApiPost('messages')
+  async sendMessage(@CurrentActor() actor: Actor, @ZulipParams() p: SendMessageDto, @Headers('user-agent') userAgent?: string) {
+    if ((p.queue_id === undefined) !== (p.local_id === undefined)) {
+      const missing = p.queue_id === undefined ? 'queue_id' : 'local_id';
+      throw new DomainError(`Missing '${missing}' argument`, 'REQUEST_VARIABLE_MISSING', 'invalid', { var_name: missing });
+    }
+    const r = await this.send.send(actor, {
+      type: p.type,
+      to: p.to,
+      content: p.content,
+      topic: p.topic,
+      readBySender: p.read_by_sender,
+      client: clientName(p.client, userAgent),
+      queueId: p.queue_id,
+      localId: p.local_id,
+    });
+    return { id: r.id, ...(r.automaticNewVisibilityPolicy !== undefined ? { automatic_new_visibility_policy: r.automaticNewVisibilityPolicy } : {}) };
+  }
+
+  @Get('messages')
+  async getMessages(@CurrentActor() actor: Actor, @ZulipParams() p: GetMessagesDto) {
+    const view = { applyMarkdown: p.apply_markdown, clientGravatar: p.client_gravatar, allowEmptyTopicName: p.allow_empty_topic_name };
+    if (p.message_ids !== undefined) {
+      if (p.anchor !== undefined || p.num_before !== undefined || p.num_after !== undefined || p.use_first_unread_anchor !== undefined) {
+        throw badRequest(
+          'Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor',
+          { parameters: 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor' },
+        );
+      }
+      const r = await this.reads.fetch(actor, { anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow: p.narrow, messageIds: p.message_ids });
+      return {
+        messages: await this.views.present(actor.realmId, r.messages, view),
+        found_anchor: false,
+        found_oldest: false,
+        found_newest: false,
+        history_limited: false,
+      };
+    }
+    const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
+    const numBefore = p.num_before ?? 0;
+    const numAfter = p.num_after ?? 0;
+    if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    const includeAnchor = p.include_anchor ?? true;
+    if (!includeAnchor && numBefore > 0 && numAfter > 0) throw badRequest('The anchor can only be excluded at an end of the range');
+    const r = await this.reads.fetch(actor, { anchor, numBefore, numAfter, includeAnchor, narrow: p.narrow, messageIds: null });
+    if (r.byIds) throw new Error('unreachable');
+    return {
+      messages: await this.views.present(actor.realmId, r.messages, view),
+      anchor: r.anchor,
+      found_anchor: r.foundAnchor,
+      found_oldest: r.foundOldest,
+      found_newest: r.foundNewest,
+      history_limited: false,
+    };
+  }
+
+  @Get('messages/:message_id')
+  async getMessage(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: GetMessageDto) {
+    const fetched = await this.reads.message(actor, id);
+    const [message] = await this.views.present(actor.realmId, [fetched], {
+      applyMarkdown: p.apply_markdown,
+      clientGravatar: false,
+      allowEmptyTopicName: p.allow_empty_topic_name,
+    });
+    return { raw_content: fetched.message.content, message };
+  }
+}

@@ -1,0 +1,193 @@
+import { FLAG_BITS, HISTORICAL_FLAGS, RESOLVED_TOPIC_PREFIX } from '@app/domain/messages';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  type CompiledNarrow,
+  type Condition,
+  type FetchedMessage,
+  MessageQueries,
+  type RangeResult,
+  type SenderInfo,
+} from '../application/message-queries.js';
+import { RECIPIENT_DIRECT, toMessageRecord } from './typeorm-message.repository.js';
+
+/** Larger than any message id (Zulip's LARGER_THAN_MAX_MESSAGE_ID). */
+export const NEWEST = 10_000_000_000_000_000;
+
+const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
+
+/** Builds `FROM … WHERE …` for a narrow, with numbered parameters. */
+class QueryBuilder {
+  readonly params: unknown[] = [];
+  param(v: unknown): string {
+    this.params.push(v);
+    return `$${this.params.length}`;
+  }
+}
+
+function conditionSql(c: Condition, q: QueryBuilder): string {
+  const flags = `coalesce(um.flags, ${HISTORICAL_FLAGS})`;
+  let sql: string;
+  switch (c.kind) {
+    case 'channel':
+      sql = `m.channel_id = ${q.param(c.channelId)}`;
+      break;
+    case 'topic':
+      sql = `(m.channel_id IS NOT NULL AND lower(m.topic) = lower(${q.param(c.topic)}))`;
+      break;
+    case 'sender':
+      sql = `m.sender_id = ${q.param(c.userId)}`;
+      break;
+    case 'recipient':
+      sql = c.recipientId === null ? 'false' : `m.recipient_id = ${q.param(c.recipientId)}`;
+      break;
+    case 'dm_including':
+      sql = `(m.channel_id IS NULL AND m.recipient_id IN (SELECT r.id FROM recipients r JOIN direct_message_group_members g
+        ON g.group_id = r.type_id WHERE r.type = ${RECIPIENT_DIRECT} AND g.user_id = ${q.param(c.userId)}))`;
+      break;
+    case 'is':
+      sql = {
+        dm: 'm.channel_id IS NULL',
+        starred: `(${flags} & ${FLAG_BITS.starred}) <> 0`,
+        unread: `(${flags} & ${FLAG_BITS.read}) = 0`,
+        mentioned: `(${flags} & ${MENTION_BITS}) <> 0`,
+        alerted: `(${flags} & ${FLAG_BITS.has_alert_word}) <> 0`,
+        resolved: `(m.channel_id IS NOT NULL AND m.topic LIKE ${q.param(`${RESOLVED_TOPIC_PREFIX}%`)})`,
+      }[c.what];
+      break;
+    case 'id':
+      sql = `m.id = ${q.param(c.id)}`;
+      break;
+    case 'search':
+      sql = `(m.content ILIKE ${q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`)} OR m.topic ILIKE ${q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`)})`;
+      break;
+    case 'has':
+      sql = {
+        attachment: 'm.has_attachment',
+        link: `m.rendered_content LIKE '%<a %'`,
+        image: `m.rendered_content LIKE '%<img %'`,
+        reaction: 'false',
+      }[c.what];
+      break;
+  }
+  return c.negated ? `NOT (${sql})` : sql;
+}
+
+function fromWhere(realmId: number, userId: number, n: CompiledNarrow, q: QueryBuilder): string {
+  const user = q.param(userId);
+  const realm = q.param(realmId);
+  const base = n.channelHistory
+    ? `FROM messages m ${n.channelHistory.requireRow ? 'JOIN' : 'LEFT JOIN'} user_messages um ON um.message_id = m.id AND um.user_id = ${user}
+       WHERE m.realm_id = ${realm} AND m.channel_id = ${q.param(n.channelHistory.channelId)}`
+    : `FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE um.user_id = ${user} AND m.realm_id = ${realm}`;
+  return [base, ...n.conditions.map((c) => conditionSql(c, q))].join(' AND ');
+}
+
+@Injectable()
+export class TypeOrmMessageQueries extends MessageQueries {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  private async select(where: string, q: QueryBuilder, extra: string): Promise<FetchedMessage[]> {
+    const rows = await this.ds.query(`SELECT m.*, um.flags AS um_flags ${where} ${extra}`, q.params);
+    return rows.map((r: Record<string, unknown>) => ({ message: toMessageRecord(r), flags: (r.um_flags as number | null) ?? null }));
+  }
+
+  async range(
+    realmId: number,
+    userId: number,
+    n: CompiledNarrow,
+    anchorIn: number | 'newest' | 'oldest' | 'first_unread',
+    numBefore: number,
+    numAfter: number,
+    includeAnchor: boolean,
+  ): Promise<RangeResult> {
+    let anchor: number;
+    if (anchorIn === 'oldest') anchor = 0;
+    else if (anchorIn === 'newest') anchor = NEWEST;
+    else if (anchorIn === 'first_unread') {
+      const q = new QueryBuilder();
+      const where = fromWhere(realmId, userId, { ...n, conditions: [...n.conditions, { kind: 'is', what: 'unread', negated: false }] }, q);
+      const [row] = await this.ds.query(`SELECT min(m.id) AS id ${where}`, q.params);
+      anchor = row?.id ?? NEWEST;
+    } else anchor = Math.max(0, anchorIn);
+
+    const sqlAnchor = Math.min(anchor, 2_147_483_647); // message ids are int4
+    // Zulip's post_process_limited_query: "found" means fewer rows than asked, or anchored at an end.
+    const q1 = new QueryBuilder();
+    const w1 = fromWhere(realmId, userId, n, q1);
+    const older =
+      numBefore === 0
+        ? []
+        : (await this.select(`${w1} AND m.id < ${q1.param(sqlAnchor)}`, q1, `ORDER BY m.id DESC LIMIT ${numBefore}`)).reverse();
+    const q2 = new QueryBuilder();
+    const w2 = fromWhere(realmId, userId, n, q2);
+    const newer = await this.select(`${w2} AND m.id >= ${q2.param(sqlAnchor)}`, q2, `ORDER BY m.id ASC LIMIT ${numAfter + 1}`);
+    const anchorRow = newer[0]?.message.id === anchor ? newer[0] : null;
+    const after = (anchorRow ? newer.slice(1) : newer).slice(0, numAfter);
+    return {
+      messages: [...older, ...(anchorRow && includeAnchor ? [anchorRow] : []), ...after],
+      anchor,
+      foundAnchor: anchorRow !== null,
+      foundOldest: anchor === 0 || older.length < numBefore,
+      foundNewest: anchor === NEWEST || after.length < numAfter,
+    };
+  }
+
+  async byIds(realmId: number, userId: number, n: CompiledNarrow, ids: readonly number[]): Promise<FetchedMessage[]> {
+    if (ids.length === 0) return [];
+    const q = new QueryBuilder();
+    const where = fromWhere(realmId, userId, n, q);
+    return this.select(`${where} AND m.id = ANY(${q.param(ids)}::int[])`, q, 'ORDER BY m.id');
+  }
+
+  async senders(ids: readonly number[]): Promise<Map<number, SenderInfo>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.ds.query(`SELECT id, email, full_name, avatar_version FROM users WHERE id = ANY($1::int[])`, [ids]);
+    return new Map(
+      rows.map((r: { id: number; email: string; full_name: string; avatar_version: number }) => [
+        r.id,
+        { id: r.id, email: r.email, fullName: r.full_name, avatarVersion: r.avatar_version },
+      ]),
+    );
+  }
+
+  async channelNames(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.ds.query(`SELECT id, name FROM channels WHERE id = ANY($1::int[])`, [ids]);
+    return new Map(rows.map((r: { id: number; name: string }) => [r.id, r.name]));
+  }
+
+  async directParticipants(recipientIds: readonly number[]): Promise<Map<number, SenderInfo[]>> {
+    const out = new Map<number, SenderInfo[]>();
+    if (recipientIds.length === 0) return out;
+    const rows = await this.ds.query(
+      `SELECT r.id AS recipient_id, u.id, u.email, u.full_name, u.avatar_version
+       FROM recipients r JOIN direct_message_group_members g ON g.group_id = r.type_id JOIN users u ON u.id = g.user_id
+       WHERE r.id = ANY($1::int[]) AND r.type = ${RECIPIENT_DIRECT} ORDER BY u.id`,
+      [recipientIds],
+    );
+    for (const r of rows as { recipient_id: number; id: number; email: string; full_name: string; avatar_version: number }[]) {
+      const list = out.get(r.recipient_id) ?? [];
+      list.push({ id: r.id, email: r.email, fullName: r.full_name, avatarVersion: r.avatar_version });
+      out.set(r.recipient_id, list);
+    }
+    return out;
+  }
+
+  async realmStringId(realmId: number): Promise<string> {
+    const [row] = await this.ds.query(`SELECT string_id FROM realms WHERE id = $1`, [realmId]);
+    return row.string_id;
+  }
+
+  async directRecipientOf(realmId: number, userIds: readonly number[]): Promise<number | null> {
+    const key = [...new Set(userIds)].sort((a, b) => a - b).join(',');
+    const [row] = await this.ds.query(
+      `SELECT r.id FROM direct_message_groups g JOIN recipients r ON r.type = ${RECIPIENT_DIRECT} AND r.type_id = g.id
+       WHERE g.realm_id = $1 AND g.participant_key = $2`,
+      [realmId, key],
+    );
+    return row?.id ?? null;
+  }
+}
