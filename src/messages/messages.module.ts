@@ -5,15 +5,26 @@ import { MessageReadsService } from './application/message-reads.service.js';
 import { MessageRenderer } from './application/message-renderer.js';
 import { MessageSendService } from './application/message-send.service.js';
 import { MessageViews } from './http/message-views.js';
+import { MessageActionsController } from './http/message-actions.controller.js';
 import { MessagesController } from './http/messages.controller.js';
+import { MessageEditService } from './application/message-edit.service.js';
+import { MessageFlagsService } from './application/message-flags.service.js';
+import { UploadsService } from './application/uploads.service.js';
+import { FileStorage } from './application/message.ports.js';
+import { LocalFileStorage } from './persistence/local-file-storage.js';
+import { ServerConfig } from '../shared/config/server-config.js';
 import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 
 @Module({
   imports: [UsersModule],
-  controllers: [MessagesController],
+  controllers: [MessagesController, MessageActionsController],
   providers: [
     MessageSendService,
+    MessageEditService,
+    MessageFlagsService,
+    UploadsService,
+    { provide: FileStorage, inject: [ServerConfig], useFactory: (c: ServerConfig) => new LocalFileStorage(c.uploadsDir) },
     MessageReadsService,
     MessageViews,
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },

@@ -11,7 +11,7 @@ import { LibraryAccountRules } from './auth/library-account-rules.js';
 import { SlidingWindowRateLimiter } from './auth/rate-limiter.js';
 import { ServerConfig } from './config/server-config.js';
 import { AppLogger } from './logging/logger.js';
-import { dataSourceProvider, DataSourceCloser } from './persistence/database.providers.js';
+import { dataSourceProvider, DataSourceCloser, statementCounterProvider } from './persistence/database.providers.js';
 import { InMemoryEventQueue } from './persistence/in-memory-event-queue.js';
 import { TypeOrmUnitOfWork } from './persistence/typeorm-unit-of-work.js';
 
@@ -31,6 +31,7 @@ export class SharedModule {
       { provide: EventQueue, useExisting: InMemoryEventQueue },
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
+      statementCounterProvider,
       dataSourceProvider,
       DataSourceCloser,
     ];

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { pino } from 'pino';
@@ -71,6 +73,8 @@ export class TestApp {
       OWNER_PASSWORD,
       EXTERNAL_URL: 'http://chat.example.com',
       RATE_LIMITING: 'false',
+      COUNT_SQL_STATEMENTS: 'true',
+      UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
       ...env,
     });
     const clock = new TestClock();

@@ -291,7 +291,12 @@ export class MessageSendService {
     viewer: Viewer,
     mentions: ReturnType<typeof extractMentions>,
   ): Promise<{ targets: MentionTargets; mentionedUsers: number[]; candidates: MentionCandidates }> {
-    const candidates = await tx.messages.mentionCandidates(actor.realmId, mentions.userNames, mentions.userIds, mentions.groupNames);
+    const candidates = await tx.messages.mentionCandidates(
+      actor.realmId,
+      [...mentions.userNames, ...mentions.silentUserNames],
+      [...mentions.userIds, ...mentions.silentUserIds],
+      [...mentions.groupNames, ...mentions.silentGroupNames],
+    );
     const nameCounts = new Map<string, number>();
     for (const u of candidates.users) nameCounts.set(u.fullName.toLowerCase(), (nameCounts.get(u.fullName.toLowerCase()) ?? 0) + 1);
     const usersByName = new Map(
@@ -299,9 +304,10 @@ export class MessageSendService {
     );
     const usersById = new Map(candidates.users.map((u) => [u.id, u]));
     const groupsByName = new Map(candidates.groups.map((g) => [g.name, g]));
-    if (candidates.groups.length > 0) {
-      const values = await tx.groups.settingValuesOf(candidates.groups.map((g) => g.canMentionGroupId));
-      for (const g of candidates.groups) {
+    const loudGroups = candidates.groups.filter((g) => mentions.groupNames.includes(g.name));
+    if (loudGroups.length > 0) {
+      const values = await tx.groups.settingValuesOf(loudGroups.map((g) => g.canMentionGroupId));
+      for (const g of loudGroups) {
         if (!holds(viewer, values.get(g.canMentionGroupId)!)) throw badRequest(`You are not allowed to mention user group '${g.name}'.`);
       }
     }
@@ -309,12 +315,54 @@ export class MessageSendService {
       ...mentions.userIds.filter((id) => usersById.has(id)),
       ...mentions.userNames.map((n) => usersByName.get(n)?.id).filter((id): id is number => id !== undefined),
     ];
-    const viaGroups = await tx.messages.groupMembers(candidates.groups.map((g) => g.id));
+    const viaGroups = await tx.messages.groupMembers(loudGroups.map((g) => g.id));
     return {
       targets: { usersByName, usersById, groupsByName },
       mentionedUsers: [...new Set([...direct, ...viaGroups])],
       candidates,
     };
+  }
+
+  /**
+   * A Notification Bot message in a channel topic (move and resolve notices): every subscriber
+   * gets it, read for `readBy` (the acting user). Mentions in `content` are silent ones of `users`.
+   */
+  async postNotice(
+    tx: Tx,
+    realmId: number,
+    channelId: number,
+    topic: string,
+    content: string,
+    readBy: number,
+    users: readonly { id: number; fullName: string }[],
+  ): Promise<number> {
+    const bot = await tx.users.systemBot(realmId, 'notification-bot');
+    const targets: MentionTargets = {
+      usersByName: new Map(),
+      usersById: new Map(users.map((u) => [u.id, u])),
+      groupsByName: new Map(),
+    };
+    const id = await tx.messages.insert({
+      realmId,
+      senderId: bot.id,
+      recipientId: await tx.messages.channelRecipient(realmId, channelId),
+      channelId,
+      topic,
+      content,
+      renderedContent: this.renderer.render(content, targets),
+      dateSent: this.clock.now(),
+      sendingClient: 'Internal',
+      hasAttachment: false,
+    });
+    await tx.messages.insertChannelUserMessages(id, channelId, {
+      senderId: bot.id,
+      senderRead: true,
+      mentioned: [],
+      streamWildcard: false,
+      topicWildcardUsers: [],
+    });
+    await tx.messages.markRead([readBy], [id]);
+    return id;
   }
 
   /** Uploads the content links to that the sender owns (or can already see through a message). */

@@ -85,6 +85,10 @@ export abstract class MessageRepository {
   /** One row per active subscriber (and the sender), flags computed in the same statement. */
   abstract insertChannelUserMessages(messageId: number, channelId: number, f: InitialFlags): Promise<void>;
   abstract insertDirectUserMessages(messageId: number, userIds: readonly number[], f: InitialFlags): Promise<void>;
+  /** Marks the user's unread rows read (all, one channel, or one topic); returns the changed ids. */
+  abstract markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]>;
+  abstract userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean>;
+  abstract markRead(userIds: readonly number[], messageIds: readonly number[]): Promise<void>;
   abstract markChannelFirstMessage(channelId: number, messageId: number): Promise<void>;
   abstract find(realmId: number, messageId: number, forUpdate?: boolean): Promise<MessageRecord | null>;
   abstract userMessageFlags(userId: number, messageId: number): Promise<number | null>;
@@ -96,9 +100,13 @@ export abstract class MessageRepository {
   abstract move(
     ids: readonly number[],
     to: { channelId: number; recipientId: number; topic: string },
-    entry: EditHistoryEntry,
+    entry: EditHistoryEntry | null,
     movedTime: Date | null,
   ): Promise<void>;
+  /** Moves the users' topic visibility preferences with a whole topic (the more visible policy wins). */
+  abstract moveTopicVisibility(from: { channelId: number; topic: string }, to: { channelId: number; topic: string }): Promise<void>;
+  /** The newest message of a channel topic. */
+  abstract lastTopicMessage(channelId: number, topic: string): Promise<MessageRecord | null>;
   /** Ids (and send dates) of a channel topic's messages, oldest first; `visibleTo` limits to the user's rows. */
   abstract topicMessages(channelId: number, topic: string, visibleTo: number | null): Promise<{ id: number; dateSent: Date }[]>;
   abstract delete(messageId: number): Promise<boolean>;

@@ -207,6 +207,34 @@ export class TypeOrmMessageRepository extends MessageRepository {
     );
   }
 
+  async markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]> {
+    const rows = await this.em.query(
+      `UPDATE user_messages um SET flags = um.flags | ${FLAG_BITS.read}
+       FROM messages m
+       WHERE um.user_id = $1 AND (um.flags & ${FLAG_BITS.read}) = 0 AND m.id = um.message_id
+         AND ($2::int IS NULL OR m.channel_id = $2) AND ($3::text IS NULL OR lower(m.topic) = lower($3))
+       RETURNING um.message_id`,
+      [userId, channelId, topic],
+    );
+    return rows.map((r: { message_id: number }) => r.message_id);
+  }
+
+  async userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = $1 AND m.channel_id = $2 AND lower(m.topic) = lower($3) LIMIT 1`,
+      [userId, channelId, topic],
+    );
+    return rows.length > 0;
+  }
+
+  async markRead(userIds: readonly number[], messageIds: readonly number[]): Promise<void> {
+    await this.em.query(
+      `UPDATE user_messages SET flags = flags | ${FLAG_BITS.read} WHERE user_id = ANY($1::int[]) AND message_id = ANY($2::int[])`,
+      [userIds, messageIds],
+    );
+  }
+
   async markChannelFirstMessage(channelId: number, messageId: number): Promise<void> {
     await this.em.query(`UPDATE channels SET first_message_id = $2 WHERE id = $1 AND first_message_id IS NULL`, [channelId, messageId]);
   }
@@ -273,17 +301,43 @@ export class TypeOrmMessageRepository extends MessageRepository {
   async move(
     ids: readonly number[],
     to: { channelId: number; recipientId: number; topic: string },
-    entry: EditHistoryEntry,
+    entry: EditHistoryEntry | null,
     movedTime: Date | null,
   ): Promise<void> {
     if (ids.length === 0) return;
     await this.em.query(
       `UPDATE messages SET channel_id = $2, recipient_id = $3, topic = $4,
-         edit_history = jsonb_build_array($5::jsonb) || coalesce(edit_history, '[]'::jsonb),
+         edit_history = CASE WHEN $5::jsonb IS NULL THEN edit_history
+                             ELSE jsonb_build_array($5::jsonb) || coalesce(edit_history, '[]'::jsonb) END,
          last_moved_time = coalesce($6, last_moved_time)
        WHERE id = ANY($1::int[])`,
-      [ids, to.channelId, to.recipientId, to.topic, JSON.stringify(entry), movedTime],
+      [ids, to.channelId, to.recipientId, to.topic, entry === null ? null : JSON.stringify(entry), movedTime],
     );
+  }
+
+  async moveTopicVisibility(from: { channelId: number; topic: string }, to: { channelId: number; topic: string }): Promise<void> {
+    // Rank: followed (3) > unmuted (2) > muted (1); a row exists only for non-inherit policies.
+    await this.em.query(
+      `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
+       SELECT realm_id, user_id, $3, $4, visibility_policy, last_updated FROM user_topics
+       WHERE channel_id = $1 AND lower(topic_name) = lower($2)
+       ON CONFLICT (user_id, channel_id, lower(topic_name)) DO UPDATE
+         SET visibility_policy = GREATEST(user_topics.visibility_policy, EXCLUDED.visibility_policy)`,
+      [from.channelId, from.topic, to.channelId, to.topic],
+    );
+    await this.em.query(
+      `DELETE FROM user_topics WHERE channel_id = $1 AND lower(topic_name) = lower($2)
+         AND NOT (channel_id = $3 AND lower(topic_name) = lower($4))`,
+      [from.channelId, from.topic, to.channelId, to.topic],
+    );
+  }
+
+  async lastTopicMessage(channelId: number, topic: string): Promise<MessageRecord | null> {
+    const [row] = await this.em.query(
+      `SELECT * FROM messages WHERE channel_id = $1 AND lower(topic) = lower($2) ORDER BY id DESC LIMIT 1`,
+      [channelId, topic],
+    );
+    return row ? toMessageRecord(row) : null;
   }
 
   async topicMessages(channelId: number, topic: string, visibleTo: number | null): Promise<{ id: number; dateSent: Date }[]> {

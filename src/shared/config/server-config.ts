@@ -45,6 +45,8 @@ export class ServerConfig {
   readonly rateLimiting: boolean;
   readonly shutdownTimeoutMs: number;
   readonly fakeEmailDomain: string;
+  readonly uploadsDir: string;
+  readonly countStatements: boolean;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -71,6 +73,8 @@ export class ServerConfig {
     this.rateLimiting = bool(env, 'RATE_LIMITING', true);
     this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000);
     this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
+    this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
+    this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
   }
 
   static fromEnv(env: Env = process.env): ServerConfig {

@@ -2,12 +2,13 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../../ormconfig.js';
 import { ServerConfig } from '../config/server-config.js';
+import { StatementCounter } from './statement-counter.js';
 
 const MIGRATION_LOCK = 0x5ec0002;
 
 /** Opens the pool and applies pending migrations (serialised across servers by an advisory lock). */
-export async function openDataSource(url: string): Promise<DataSource> {
-  const ds = new DataSource(dataSourceOptions(url));
+export async function openDataSource(url: string, counter?: StatementCounter): Promise<DataSource> {
+  const ds = new DataSource({ ...dataSourceOptions(url), ...(counter ? { logging: ['query'], logger: counter } : {}) });
   await ds.initialize();
   const runner = ds.createQueryRunner();
   try {
@@ -20,12 +21,14 @@ export async function openDataSource(url: string): Promise<DataSource> {
   return ds;
 }
 
+export const statementCounterProvider = { provide: StatementCounter, useValue: new StatementCounter() };
+
 export const dataSourceProvider = {
   provide: DataSource,
-  inject: [ServerConfig],
-  useFactory: (config: ServerConfig) => {
+  inject: [ServerConfig, StatementCounter],
+  useFactory: (config: ServerConfig, counter: StatementCounter) => {
     if (!config.databaseUrl) throw new Error('no database URL: set DATABASE_URL or start the embedded database');
-    return openDataSource(config.databaseUrl);
+    return openDataSource(config.databaseUrl, config.countStatements ? counter : undefined);
   },
 };
 

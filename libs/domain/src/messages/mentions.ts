@@ -8,6 +8,10 @@ export interface MentionSyntax {
   groupNames: string[];
   streamWildcard: boolean;
   topicWildcard: boolean;
+  /** Silent mentions (`@_**Name**`, `@_*group*`): rendered, never counted. */
+  silentUserNames: string[];
+  silentUserIds: number[];
+  silentGroupNames: string[];
 }
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
@@ -27,19 +31,31 @@ function withoutCode(markdown: string): string {
 
 export function extractMentions(markdown: string): MentionSyntax {
   const text = withoutCode(markdown);
-  const out: MentionSyntax = { userNames: [], userIds: [], groupNames: [], streamWildcard: false, topicWildcard: false };
+  const out: MentionSyntax = {
+    userNames: [],
+    userIds: [],
+    groupNames: [],
+    streamWildcard: false,
+    topicWildcard: false,
+    silentUserNames: [],
+    silentUserIds: [],
+    silentGroupNames: [],
+  };
   for (const m of text.matchAll(/(?<![\w@])@(_?)\*\*([^*\n]+?)\*\*/g)) {
-    if (m[1] === '_') continue;
     const body = m[2].trim();
     const withId = /^(.*)\|(\d+)$/.exec(body);
+    if (m[1] === '_') {
+      if (withId) out.silentUserIds.push(Number(withId[2]));
+      else out.silentUserNames.push(body.toLowerCase());
+      continue;
+    }
     if (withId) out.userIds.push(Number(withId[2]));
     else if (STREAM_WILDCARDS.has(body)) out.streamWildcard = true;
     else if (body === 'topic') out.topicWildcard = true;
     else out.userNames.push(body.toLowerCase());
   }
   for (const m of text.matchAll(/(?<![\w@*])@(_?)\*(?!\*)([^*\n]+?)\*(?!\*)/g)) {
-    if (m[1] === '_') continue;
-    out.groupNames.push(m[2].trim());
+    (m[1] === '_' ? out.silentGroupNames : out.groupNames).push(m[2].trim());
   }
   return out;
 }

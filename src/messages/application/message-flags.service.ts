@@ -1,0 +1,125 @@
+import { hasContentAccess } from '@app/domain/channels';
+import { FLAG_BITS, invalidMessage, parseFlagChange } from '@app/domain/messages';
+import { badRequest } from '@app/domain/shared';
+import type { Actor } from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { pairKey } from '../../channels/application/channel.ports.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { loadActorContext } from '../../users/application/permissions.js';
+import { canAccessMessage } from './message-access.js';
+import type { NarrowTerm } from './message-queries.js';
+import { MessageReadsService } from './message-reads.service.js';
+import { viewerOf } from './message-send.service.js';
+
+export interface FlagResult {
+  changed: number[];
+  ignoredChannels: number[] | null;
+}
+
+/** POST /messages/flags and the bulk read endpoints (spec 12). */
+@Injectable()
+export class MessageFlagsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly reads: MessageReadsService,
+  ) {}
+
+  async updateFlags(actor: Actor, messageIds: number[], op: string, flagName: string): Promise<FlagResult> {
+    const change = parseFlagChange(flagName, op);
+    return this.uow.run((tx) => this.apply(tx, actor, [...new Set(messageIds)], change));
+  }
+
+  private async apply(tx: Tx, actor: Actor, ids: number[], change: ReturnType<typeof parseFlagChange>): Promise<FlagResult> {
+    const markUnread = change.flag === 'read' && !change.add;
+    const messages = await tx.messages.messagesBasics(actor.realmId, ids);
+    let ignoredChannels: number[] | null = null;
+    if (markUnread) {
+      // A channel message can be unread only while its reader is subscribed.
+      const channelIds = [...new Set([...messages.values()].map((m) => m.channelId).filter((c): c is number => c !== null))];
+      const rows = await tx.channels.subscriptionRows([actor.userId], channelIds);
+      const unsubscribed = new Set(channelIds.filter((c) => !rows.get(pairKey(actor.userId, c))?.active));
+      ignoredChannels = [...unsubscribed];
+      ids = ids.filter((id) => {
+        const m = messages.get(id);
+        return !(m && m.channelId !== null && unsubscribed.has(m.channelId));
+      });
+    }
+    const existing = await tx.messages.existingFlags(actor.userId, ids);
+    // Without a row a message counts as read + historical: only starring, collapsing and
+    // marking unread need a (historical) row, and only for messages the user can read.
+    const needsRow = ids.filter((id) => !existing.has(id) && (change.add ? change.flag !== 'read' : change.flag === 'read'));
+    if (needsRow.length > 0) {
+      const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+      const viewer = viewerOf(actor, ctx);
+      const channelIds = [...new Set(needsRow.map((id) => messages.get(id)?.channelId).filter((c): c is number => c != null))];
+      const subs = await tx.channels.subscriptionRows([actor.userId], channelIds);
+      const channels = new Map<number, Awaited<ReturnType<Tx['channels']['findById']>>>();
+      for (const c of channelIds) channels.set(c, await tx.channels.findById(actor.realmId, c));
+      for (const id of needsRow) {
+        const m = messages.get(id);
+        const channel = m?.channelId != null ? (channels.get(m.channelId) ?? null) : null;
+        const subscribed = m?.channelId != null && subs.get(pairKey(actor.userId, m.channelId))?.active === true;
+        if (!m || !canAccessMessage(m, false, channel, viewer, subscribed, false)) throw invalidMessage();
+      }
+      const base = FLAG_BITS.read;
+      const flags = change.add ? base | change.bit : base & ~change.bit;
+      await tx.messages.insertHistoricalRows(actor.userId, needsRow, flags);
+    }
+    const changed = await tx.messages.setFlag(actor.userId, ids.filter((id) => existing.has(id)), change.bit, change.add);
+    return { changed: [...changed, ...needsRow].sort((a, b) => a - b), ignoredChannels };
+  }
+
+  /** POST /mark_all_as_read. */
+  async markAllAsRead(actor: Actor): Promise<number> {
+    return this.uow.run(async (tx) => (await tx.messages.markAllRead(actor.userId, null, null)).length);
+  }
+
+  /** POST /mark_stream_as_read. */
+  async markChannelAsRead(actor: Actor, channelId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      await this.accessibleChannel(tx, actor, channelId);
+      await tx.messages.markAllRead(actor.userId, channelId, null);
+    });
+  }
+
+  /** POST /mark_topic_as_read. */
+  async markTopicAsRead(actor: Actor, channelId: number, topic: string): Promise<void> {
+    await this.uow.run(async (tx) => {
+      await this.accessibleChannel(tx, actor, channelId);
+      const changed = await tx.messages.markAllRead(actor.userId, channelId, topic);
+      if (changed.length === 0 && !(await tx.messages.userHasTopic(actor.userId, channelId, topic))) {
+        throw badRequest(`No such topic '${topic}'`);
+      }
+    });
+  }
+
+  private async accessibleChannel(tx: Tx, actor: Actor, channelId: number): Promise<void> {
+    const channel = await tx.channels.findById(actor.realmId, channelId);
+    const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+    const sub = channel ? (await tx.channels.subscriptionRows([actor.userId], [channelId])).get(pairKey(actor.userId, channelId)) : undefined;
+    if (!channel || !hasContentAccess(channel, viewerOf(actor, ctx), sub?.active === true)) throw badRequest('Invalid channel ID');
+  }
+
+  /** POST /messages/flags/narrow: the flag change over a range of a narrow (at most 5000 messages). */
+  async updateFlagsForNarrow(
+    actor: Actor,
+    r: { anchor: number | 'newest' | 'oldest' | 'first_unread'; includeAnchor: boolean; numBefore: number; numAfter: number; narrow: NarrowTerm[]; op: string; flag: string },
+  ) {
+    const change = parseFlagChange(r.flag, r.op);
+    const numBefore = Math.min(r.numBefore, 5000);
+    const numAfter = Math.min(r.numAfter, 5000 - numBefore);
+    const range = await this.reads.fetch(actor, { anchor: r.anchor, numBefore, numAfter, includeAnchor: r.includeAnchor, narrow: r.narrow, messageIds: null });
+    if (range.byIds) throw new Error('unreachable');
+    const ids = range.messages.map((f) => f.message.id);
+    const result = await this.uow.run((tx) => this.apply(tx, actor, ids, change));
+    return {
+      processedCount: ids.length,
+      updatedCount: result.changed.length,
+      firstProcessedId: ids[0] ?? null,
+      lastProcessedId: ids[ids.length - 1] ?? null,
+      foundOldest: range.foundOldest,
+      foundNewest: range.foundNewest,
+      ignoredChannels: result.ignoredChannels,
+    };
+  }
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError } from '@app/domain/shared';
+import type { Actor } from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { pairKey } from '../../channels/application/channel.ports.js';
+import { Clock } from '../../shared/application/clock.js';
+import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { loadActorContext } from '../../users/application/permissions.js';
+import { canAccessMessage } from './message-access.js';
+import { type AttachmentRecord, FileStorage } from './message.ports.js';
+import { viewerOf } from './message-send.service.js';
+
+export interface UploadedFile {
+  originalName: string;
+  tempPath: string;
+  size: number;
+  contentType: string;
+}
+
+/** Zulip's sanitize_name: NFKC, only word characters, spaces, dots and dashes; dashes for runs of space. */
+export function sanitizeFileName(name: string): string {
+  const cleaned = name
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}_\s.-]/gu, '')
+    .trim()
+    .replace(/[-\s]+/g, '-');
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'uploaded-file' : cleaned;
+}
+
+const notFound = () => new DomainError('File not found', 'NOT_FOUND', 'not_found');
+
+/** POST /user_uploads and GET /user_uploads/<path_id>. */
+@Injectable()
+export class UploadsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly storage: FileStorage,
+    private readonly clock: Clock,
+  ) {}
+
+  async upload(actor: Actor, file: UploadedFile): Promise<{ url: string; filename: string }> {
+    const filename = sanitizeFileName(file.originalName);
+    const pathId = `${actor.realmId}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${filename}`;
+    await this.storage.save(pathId, file.tempPath);
+    await this.uow.run((tx) =>
+      tx.messages.insertAttachment({
+        realmId: actor.realmId,
+        ownerId: actor.userId,
+        pathId,
+        name: file.originalName,
+        size: file.size,
+        contentType: file.contentType,
+        createTime: this.clock.now(),
+      }),
+    );
+    return { url: `/user_uploads/${pathId}`, filename };
+  }
+
+  /** The file, if the caller uploaded it or can read a message that links it. */
+  async download(actor: Actor, pathId: string): Promise<{ attachment: AttachmentRecord; file: string }> {
+    return this.uow.run(async (tx) => {
+      const attachment = await tx.messages.attachmentByPath(actor.realmId, pathId);
+      if (attachment === null) throw notFound();
+      if (attachment.ownerId !== actor.userId) {
+        const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+        const viewer = viewerOf(actor, ctx);
+        const messages = await tx.messages.messagesBasics(actor.realmId, attachment.messageIds);
+        let allowed = false;
+        for (const m of messages.values()) {
+          const hasRow = (await tx.messages.userMessageFlags(actor.userId, m.id)) !== null;
+          const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
+          const subscribed =
+            m.channelId !== null &&
+            (await tx.channels.subscriptionRows([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
+          if (canAccessMessage(m, hasRow, channel, viewer, subscribed, false)) {
+            allowed = true;
+            break;
+          }
+        }
+        if (!allowed) throw new DomainError('You are not authorized to view this file.', 'FORBIDDEN', 'forbidden');
+      }
+      return { attachment, file: this.storage.path(attachment.pathId) };
+    });
+  }
+}

@@ -1,0 +1,210 @@
+import { createReadStream } from 'node:fs';
+import { invalidMessage } from '@app/domain/messages';
+import { badRequest } from '@app/domain/shared';
+import type { Actor } from '@app/domain/users';
+import { Controller, Delete, Get, Param, Patch, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { CurrentActor } from '../../shared/auth/decorators.js';
+import { RawResponse } from '../../shared/http/envelope.interceptor.js';
+import { bool, int, JsonParam, PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
+import { PathIntPipe } from '../../shared/http/path-params.js';
+import { ApiPost } from '../../shared/http/routes.js';
+import { MessageEditService } from '../application/message-edit.service.js';
+import { MessageFlagsService } from '../application/message-flags.service.js';
+import { MessageReadsService } from '../application/message-reads.service.js';
+import { UploadsService } from '../application/uploads.service.js';
+import { RealmQueries } from '../../realm/application/realm.ports.js';
+import { EditHistoryVisibility } from '@app/domain/realm';
+import type { AttachmentRecord, MessageRecord } from '../application/message.ports.js';
+import { EditMessageDto, narrowDecoder, UpdateFlagsDto } from './messages.dto.js';
+import type { NarrowTerm } from '../application/message-queries.js';
+import { UploadInterceptor } from './upload.interceptor.js';
+
+class ChannelReadDto {
+  @JsonParam(int()) stream_id: number;
+}
+class TopicReadDto {
+  @JsonParam(int()) stream_id: number;
+  @PlainParam(str()) topic_name: string;
+}
+class FlagsNarrowDto {
+  @PlainParam(str()) anchor: string;
+  @JsonParam(bool(), { default: true }) include_anchor: boolean;
+  @JsonParam(int({ min: 0 })) num_before: number;
+  @JsonParam(int({ min: 0 })) num_after: number;
+  @JsonParam(narrowDecoder) narrow: NarrowTerm[];
+  @PlainParam(str()) op: string;
+  @PlainParam(str()) flag: string;
+}
+
+const presentAttachment = (a: AttachmentRecord) => ({
+  id: a.id,
+  name: a.name,
+  path_id: a.pathId,
+  size: a.size,
+  create_time: Math.floor(a.createTime.getTime() / 1000),
+  message_ids: a.messageIds,
+});
+
+/** The state after each edit, oldest first (Zulip's message_history). */
+export function messageHistory(m: MessageRecord, policy: number): Record<string, unknown>[] {
+  const entries = m.editHistory;
+  let content = m.content;
+  let rendered = m.renderedContent;
+  let topic = m.topic;
+  const after: Record<string, unknown>[] = [];
+  for (const e of entries) {
+    const item: Record<string, unknown> = { user_id: e.user_id, timestamp: e.timestamp, topic, content, rendered_content: rendered };
+    if (e.prev_content !== undefined) {
+      item.prev_content = e.prev_content;
+      item.prev_rendered_content = e.prev_rendered_content;
+      content = e.prev_content;
+      rendered = e.prev_rendered_content ?? rendered;
+    }
+    if (e.prev_topic !== undefined) {
+      item.prev_topic = e.prev_topic;
+      topic = e.prev_topic;
+    }
+    if (e.prev_stream !== undefined) Object.assign(item, { prev_stream: e.prev_stream, stream: e.stream });
+    if (policy === EditHistoryVisibility.moves && e.prev_topic === undefined && e.prev_stream === undefined) continue;
+    if (policy === EditHistoryVisibility.moves) {
+      delete item.prev_content;
+      delete item.prev_rendered_content;
+    }
+    after.push(item);
+  }
+  const original = { user_id: m.senderId, timestamp: Math.floor(m.dateSent.getTime() / 1000), topic, content, rendered_content: rendered };
+  return [original, ...after.reverse()];
+}
+
+function parseAnchor(raw: string): number | 'newest' | 'oldest' | 'first_unread' {
+  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
+  if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
+  return Math.max(0, Number(raw));
+}
+
+@Controller()
+export class MessageActionsController {
+  constructor(
+    private readonly edits: MessageEditService,
+    private readonly flags: MessageFlagsService,
+    private readonly reads: MessageReadsService,
+    private readonly uploads: UploadsService,
+    private readonly realms: RealmQueries,
+  ) {}
+
+  @Patch('api/v1/messages/:message_id')
+  async edit(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: EditMessageDto) {
+    const detached = await this.edits.editMessage(actor, id, {
+      content: p.content,
+      topic: p.topic,
+      streamId: p.stream_id,
+      propagateMode: p.propagate_mode,
+      notifyOldThread: p.send_notification_to_old_thread,
+      notifyNewThread: p.send_notification_to_new_thread,
+      prevContentSha256: p.prev_content_sha256,
+    });
+    return { detached_uploads: detached.map(presentAttachment) };
+  }
+
+  @Delete('api/v1/messages/:message_id')
+  async remove(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number) {
+    await this.edits.deleteMessage(actor, id);
+    return {};
+  }
+
+  @Get('api/v1/messages/:message_id/history')
+  async history(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number) {
+    const realm = await this.realms.get(actor.realmId);
+    if (realm.messageEditHistoryVisibilityPolicy === EditHistoryVisibility.none) {
+      throw badRequest('Message edit history is disabled in this organization');
+    }
+    const { message } = await this.reads.message(actor, id).catch(() => {
+      throw invalidMessage();
+    });
+    return { message_history: messageHistory(message, realm.messageEditHistoryVisibilityPolicy) };
+  }
+
+  @ApiPost('api/v1/messages/flags')
+  async updateFlags(@CurrentActor() actor: Actor, @ZulipParams() p: UpdateFlagsDto) {
+    const r = await this.flags.updateFlags(actor, p.messages, p.op, p.flag);
+    return {
+      messages: p.messages,
+      ...(p.flag === 'read' && p.op === 'remove' ? { ignored_because_not_subscribed_channels: r.ignoredChannels ?? [] } : {}),
+    };
+  }
+
+  @ApiPost('api/v1/messages/flags/narrow')
+  async updateFlagsForNarrow(@CurrentActor() actor: Actor, @ZulipParams() p: FlagsNarrowDto) {
+    if (!p.include_anchor && p.num_before > 0 && p.num_after > 0) {
+      throw badRequest('The anchor can only be excluded at an end of the range');
+    }
+    const r = await this.flags.updateFlagsForNarrow(actor, {
+      anchor: parseAnchor(p.anchor),
+      includeAnchor: p.include_anchor,
+      numBefore: p.num_before,
+      numAfter: p.num_after,
+      narrow: p.narrow,
+      op: p.op,
+      flag: p.flag,
+    });
+    return {
+      processed_count: r.processedCount,
+      updated_count: r.updatedCount,
+      first_processed_id: r.firstProcessedId,
+      last_processed_id: r.lastProcessedId,
+      found_oldest: r.foundOldest,
+      found_newest: r.foundNewest,
+      ...(p.flag === 'read' && p.op === 'remove' ? { ignored_because_not_subscribed_channels: r.ignoredChannels ?? [] } : {}),
+    };
+  }
+
+  @ApiPost('api/v1/mark_all_as_read')
+  async markAllAsRead(@CurrentActor() actor: Actor) {
+    await this.flags.markAllAsRead(actor);
+    return { complete: true };
+  }
+
+  @ApiPost('api/v1/mark_stream_as_read')
+  async markStreamAsRead(@CurrentActor() actor: Actor, @ZulipParams() p: ChannelReadDto) {
+    await this.flags.markChannelAsRead(actor, p.stream_id);
+    return {};
+  }
+
+  @ApiPost('api/v1/mark_topic_as_read')
+  async markTopicAsRead(@CurrentActor() actor: Actor, @ZulipParams() p: TopicReadDto) {
+    await this.flags.markTopicAsRead(actor, p.stream_id, p.topic_name === 'general chat' ? '' : p.topic_name);
+    return {};
+  }
+
+  @ApiPost('api/v1/user_uploads')
+  @UseInterceptors(UploadInterceptor)
+  async upload(@CurrentActor() actor: Actor, @Req() req: Request) {
+    const [file] = req.files as Express.Multer.File[];
+    const r = await this.uploads.upload(actor, {
+      originalName: file.originalname,
+      tempPath: file.path,
+      size: file.size,
+      contentType: file.mimetype || 'application/octet-stream',
+    });
+    return { uri: r.url, url: r.url, filename: r.filename };
+  }
+
+  @Get('user_uploads/:realm_id/:bucket/:key/:name')
+  @RawResponse()
+  async download(
+    @CurrentActor() actor: Actor,
+    @Param('realm_id') realmId: string,
+    @Param('bucket') bucket: string,
+    @Param('key') key: string,
+    @Param('name') name: string,
+    @Res() res: Response,
+  ) {
+    const { attachment, file } = await this.uploads.download(actor, `${realmId}/${bucket}/${key}/${name}`);
+    const inline = /^(image\/(png|jpeg|gif|webp)|video\/(mp4|webm)|audio\/|application\/pdf$|text\/plain$)/.test(attachment.contentType);
+    res.setHeader('Content-Type', attachment.contentType);
+    res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(attachment.name)}`);
+    res.setHeader('Content-Length', String(attachment.size));
+    createReadStream(file).on('error', () => res.status(404).end()).pipe(res);
+  }
+}

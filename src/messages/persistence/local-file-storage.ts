@@ -1,0 +1,25 @@
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { FileStorage } from '../application/message.ports.js';
+
+/** Uploaded files on local disk, under UPLOADS_DIR (default `<DATA_DIR>/uploads`). */
+export class LocalFileStorage extends FileStorage {
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  path(pathId: string): string {
+    const full = resolve(this.root, pathId);
+    if (!full.startsWith(resolve(this.root) + '/')) throw new Error('path outside the uploads directory');
+    return full;
+  }
+
+  async save(pathId: string, tempFile: string): Promise<void> {
+    const target = this.path(pathId);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(tempFile, target);
+    await rm(tempFile, { force: true });
+  }
+}
+
+export const defaultUploadsDir = (dataDir: string) => join(dataDir, 'uploads');
