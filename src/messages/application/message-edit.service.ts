@@ -102,7 +102,7 @@ export class MessageEditService {
       }
       const resolve = requestedTopic !== undefined ? resolveChange(m.topic, requestedTopic) : null;
       const newTopic = requestedTopic !== undefined ? checkEditTopic(requestedTopic) : undefined;
-      if (req.content !== undefined && streamId !== undefined) throw badRequest('Cannot change message content while changing channel');
+      if (req.content !== undefined && req.streamId !== undefined) throw badRequest('Cannot change message content while changing channel');
       if (req.content !== undefined && isWidget(m.content)) throw badRequest('Widgets cannot be edited.');
       if (req.prevContentSha256 !== undefined && req.prevContentSha256 !== sha256(m.content)) throw expectationMismatch('prev_content_sha256');
 

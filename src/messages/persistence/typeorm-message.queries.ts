@@ -46,21 +46,21 @@ function conditionSql(c: Condition, q: QueryBuilder): string {
         ON g.group_id = r.type_id WHERE r.type = ${RECIPIENT_DIRECT} AND g.user_id = ${q.param(c.userId)}))`;
       break;
     case 'is':
-      sql = {
-        dm: 'm.channel_id IS NULL',
-        starred: `(${flags} & ${FLAG_BITS.starred}) <> 0`,
-        unread: `(${flags} & ${FLAG_BITS.read}) = 0`,
-        mentioned: `(${flags} & ${MENTION_BITS}) <> 0`,
-        alerted: `(${flags} & ${FLAG_BITS.has_alert_word}) <> 0`,
-        resolved: `(m.channel_id IS NOT NULL AND m.topic LIKE ${q.param(`${RESOLVED_TOPIC_PREFIX}%`)})`,
-      }[c.what];
+      if (c.what === 'dm') sql = 'm.channel_id IS NULL';
+      else if (c.what === 'starred') sql = `(${flags} & ${FLAG_BITS.starred}) <> 0`;
+      else if (c.what === 'unread') sql = `(${flags} & ${FLAG_BITS.read}) = 0`;
+      else if (c.what === 'mentioned') sql = `(${flags} & ${MENTION_BITS}) <> 0`;
+      else if (c.what === 'alerted') sql = `(${flags} & ${FLAG_BITS.has_alert_word}) <> 0`;
+      else sql = `(m.channel_id IS NOT NULL AND m.topic LIKE ${q.param(`${RESOLVED_TOPIC_PREFIX}%`)})`;
       break;
     case 'id':
       sql = `m.id = ${q.param(c.id)}`;
       break;
-    case 'search':
-      sql = `(m.content ILIKE ${q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`)} OR m.topic ILIKE ${q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`)})`;
+    case 'search': {
+      const pattern = q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`);
+      sql = `(m.content ILIKE ${pattern} OR m.topic ILIKE ${pattern})`;
       break;
+    }
     case 'has':
       sql = {
         attachment: 'm.has_attachment',

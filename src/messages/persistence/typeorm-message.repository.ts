@@ -1,4 +1,5 @@
 import { FLAG_BITS } from '@app/domain/messages';
+import { returnedRows } from '../../shared/persistence/rows.js';
 import type { EntityManager } from 'typeorm';
 import {
   type AttachmentRecord,
@@ -208,14 +209,14 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]> {
-    const rows = await this.em.query(
+    const rows = returnedRows<{ message_id: number }>(await this.em.query(
       `UPDATE user_messages um SET flags = um.flags | ${FLAG_BITS.read}
        FROM messages m
        WHERE um.user_id = $1 AND (um.flags & ${FLAG_BITS.read}) = 0 AND m.id = um.message_id
          AND ($2::int IS NULL OR m.channel_id = $2) AND ($3::text IS NULL OR lower(m.topic) = lower($3))
        RETURNING um.message_id`,
       [userId, channelId, topic],
-    );
+    ));
     return rows.map((r: { message_id: number }) => r.message_id);
   }
 
@@ -370,7 +371,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async delete(messageId: number): Promise<boolean> {
-    const rows = await this.em.query(`DELETE FROM messages WHERE id = $1 RETURNING id`, [messageId]);
+    const rows = returnedRows(await this.em.query(`DELETE FROM messages WHERE id = $1 RETURNING id`, [messageId]));
     return rows.length > 0;
   }
 
@@ -385,12 +386,12 @@ export class TypeOrmMessageRepository extends MessageRepository {
 
   async setFlag(userId: number, messageIds: readonly number[], bit: number, add: boolean): Promise<number[]> {
     if (messageIds.length === 0) return [];
-    const rows = await this.em.query(
+    const rows = returnedRows<{ message_id: number }>(await this.em.query(
       `UPDATE user_messages SET flags = ${add ? 'flags | $3' : 'flags & ~$3::int'}
        WHERE user_id = $1 AND message_id = ANY($2::int[]) AND ${add ? '(flags & $3) = 0' : '(flags & $3) <> 0'}
        RETURNING message_id`,
       [userId, messageIds, bit],
-    );
+    ));
     return rows.map((r: { message_id: number }) => r.message_id).sort((a: number, b: number) => a - b);
   }
 

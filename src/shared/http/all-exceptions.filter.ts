@@ -43,6 +43,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     this.logger.error({ err: exception, method: req.method, url: req.originalUrl }, 'unhandled error');
+    if (process.env.SVC_DEBUG_ERRORS) console.error(exception);
     res.status(500).json({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
   }
 }

@@ -4,3 +4,14 @@ export function camelRow<T>(row: Record<string, unknown>): T {
   for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
   return out as T;
 }
+
+/**
+ * TypeORM answers UPDATE/DELETE … RETURNING with `[rows, affectedCount]` and other
+ * statements with the rows: this gives the rows either way.
+ */
+export function returnedRows<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as T[];
+  }
+  return result as T[];
+}

@@ -1,0 +1,81 @@
+import { createChannels } from '../../support/channels.js';
+import { sendDirect, sendToChannel } from '../../support/messages.js';
+import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
+
+let t: TestApp;
+let alice: Account;
+let bob: Account;
+let carol: Account;
+beforeAll(async () => {
+  t = await TestApp.start();
+  alice = await t.createUser({ fullName: 'Alice' });
+  bob = await t.createUser({ fullName: 'Bob' });
+  carol = await t.createUser({ fullName: 'Carol' });
+  await createChannels(t, ['general']);
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [alice.id, bob.id] } });
+});
+afterAll(() => t.close());
+
+const upload = (as: Account, name: string, body: Buffer | string) =>
+  t.http.post('/api/v1/user_uploads').auth(as.email, as.apiKey).attach('file', Buffer.from(body), name);
+
+describe('uploads', () => {
+  it('stores a file, lets its readers download it, and reports it detached when edited away', async () => {
+    const res = await upload(alice, 'Quarterly report (final).pdf', '%PDF-1.4 fake');
+    expectSuccess(res);
+    expect(res.body.url).toMatch(/^\/user_uploads\/\d+\/[0-9a-f]{2}\/[A-Za-z0-9_-]{24}\/Quarterly-report-final\.pdf$/);
+    expect(res.body.uri).toBe(res.body.url);
+    expect(res.body.filename).toBe('Quarterly-report-final.pdf');
+
+    const id = await sendToChannel(t, alice, 'general', 'files', `see [report](${res.body.url})`);
+    const dl = await t.http.get(res.body.url).auth(bob.email, bob.apiKey).buffer(true);
+    expect(dl.status).toBe(200);
+    expect(dl.headers['content-type']).toBe('application/pdf');
+    expect(dl.headers['content-disposition']).toMatch(/^inline; filename\*=UTF-8''Quarterly%20report%20\(final\)\.pdf$/);
+    expect(dl.body.toString()).toBe('%PDF-1.4 fake');
+    expect((await t.get('messages', { as: bob, query: { anchor: 'newest', num_before: 5, narrow: [['has', 'attachment']] } })).body.messages.map((m: { id: number }) => m.id)).toEqual([id]);
+
+    const edited = await t.patch(`messages/${id}`, { as: alice, form: { content: 'never mind' } });
+    expectSuccess(edited);
+    expect(edited.body.detached_uploads).toEqual([
+      {
+        id: expect.any(Number),
+        name: 'Quarterly report (final).pdf',
+        path_id: res.body.url.replace('/user_uploads/', ''),
+        size: 13,
+        create_time: expect.any(Number),
+        message_ids: [],
+      },
+    ]);
+    expect(edited.body.detached_uploads[0].create_time).toBeLessThan(1e11); // seconds, not milliseconds
+  });
+
+  it('keeps uploads still referenced elsewhere out of detached_uploads', async () => {
+    const { body } = await upload(alice, 'shared.txt', 'hello');
+    const first = await sendToChannel(t, alice, 'general', 'files', `[a](${body.url})`);
+    await sendToChannel(t, alice, 'general', 'files', `[again](${body.url})`);
+    const edited = await t.patch(`messages/${first}`, { as: alice, form: { content: 'gone from here' } });
+    expect(edited.body.detached_uploads).toEqual([]);
+  });
+
+  it('refuses downloads to people who cannot read a linking message', async () => {
+    const { body } = await upload(alice, 'secret.txt', 'psst');
+    await sendDirect(t, alice, [bob.id], `[s](${body.url})`);
+    expect((await t.http.get(body.url).auth(bob.email, bob.apiKey)).status).toBe(200);
+    const denied = await t.http.get(body.url).auth(carol.email, carol.apiKey);
+    expect(denied.status).toBe(403);
+    const missing = await t.http.get('/user_uploads/1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/none.txt').auth(bob.email, bob.apiKey);
+    expect(missing.status).toBe(404);
+    expect((await t.http.get(body.url)).status).toBe(401);
+  });
+
+  it('needs exactly one file', async () => {
+    expectError(await t.http.post('/api/v1/user_uploads').auth(alice.email, alice.apiKey).field('x', '1'), 400, 'You must specify a file to upload');
+    const two = await t.http
+      .post('/api/v1/user_uploads')
+      .auth(alice.email, alice.apiKey)
+      .attach('a', Buffer.from('1'), 'a.txt')
+      .attach('b', Buffer.from('2'), 'b.txt');
+    expectError(two, 400, 'You may only upload one file at a time');
+  });
+});
