@@ -2,7 +2,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ChannelsModule } from './channels/channels.module.js';
+import { DraftsModule } from './drafts/drafts.module.js';
 import { EventsModule } from './events/events.module.js';
+import { InvitationsModule } from './invitations/invitations.module.js';
 import { RealmModule } from './realm/realm.module.js';
 import { ServerModule } from './server/server.module.js';
 import { ApiAuthGuard, RateLimitGuard, RequirementsGuard } from './shared/auth/guards.js';
@@ -18,7 +20,7 @@ export class AppModule {
   static register(config: ServerConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, ServerModule, EventsModule],
+      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, DraftsModule, InvitationsModule, ServerModule, EventsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

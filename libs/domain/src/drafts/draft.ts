@@ -1,5 +1,6 @@
 import { badRequest, DomainError } from '../shared/domain-error.js';
 import { codePointLength } from '../shared/text.js';
+import { type ChannelAccessView, hasContentAccess, type Viewer } from '../channels/channel-access.policy.js';
 import { LIMITS } from '../realm/realm-settings.js';
 
 /** The `type` of a draft as clients send it (no `direct`/`channel` aliases here). */
@@ -75,6 +76,18 @@ export function checkDraft(input: DraftInput, nowSeconds: number): CheckedDraft 
 }
 
 export const invalidDraftChannel = (): DomainError => badRequest('Invalid channel ID');
+
+/**
+ * Zulip's access_stream_by_id for a channel draft: the channel exists in the organization, is
+ * not archived and the owner may read it (missing and invisible look the same).
+ */
+export function assertDraftChannelAccessible(
+  channel: (ChannelAccessView & { readonly isArchived: boolean }) | null,
+  viewer: Viewer,
+  subscribed: boolean,
+): void {
+  if (channel === null || channel.isArchived || !hasContentAccess(channel, viewer, subscribed)) throw invalidDraftChannel();
+}
 
 /** What the application knows of a user named in a direct draft's `to`. */
 export interface DraftRecipientFacts {

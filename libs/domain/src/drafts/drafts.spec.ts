@@ -1,4 +1,7 @@
+import type { ChannelGroupSettings } from '../channels/channel-settings.js';
+import { Role } from '../users/role.js';
 import {
+  assertDraftChannelAccessible,
   checkDraft,
   Draft,
   type DraftInput,
@@ -59,6 +62,22 @@ describe('checkDraft', () => {
     expect(checkDraft(draft({ type: 'private', to: [3, 4], topic: 'x\0' }), NOW)).toMatchObject({ topic: '', target: { kind: 'direct', userIds: [3, 4] } });
     expect(checkDraft(draft({ type: 'private', to: [] }), NOW).target).toEqual({ kind: 'none' });
     expect(checkDraft(draft({ type: '', to: [1, 2, 3], topic: 'x' }), NOW)).toMatchObject({ topic: '', target: { kind: 'none' } });
+  });
+});
+
+describe('channel of a draft', () => {
+  const groupSettings = { can_add_subscribers_group: 1, can_subscribe_group: 1, can_administer_channel_group: 1, can_remove_subscribers_group: 1 } as ChannelGroupSettings;
+  const pub = { inviteOnly: false, isWebPublic: false, isArchived: false, groupSettings };
+  const member = { userId: 5, role: Role.MEMBER as Role, groupIds: new Set<number>() };
+  const guest = { ...member, role: Role.GUEST as Role };
+  it('must exist, be active and readable', () => {
+    assertDraftChannelAccessible(pub, member, false);
+    expect(() => assertDraftChannelAccessible(null, member, false)).toThrow('Invalid channel ID');
+    expect(() => assertDraftChannelAccessible({ ...pub, isArchived: true }, member, true)).toThrow('Invalid channel ID');
+    expect(() => assertDraftChannelAccessible({ ...pub, inviteOnly: true }, member, false)).toThrow('Invalid channel ID');
+    assertDraftChannelAccessible({ ...pub, inviteOnly: true }, member, true);
+    expect(() => assertDraftChannelAccessible(pub, guest, false)).toThrow('Invalid channel ID');
+    assertDraftChannelAccessible(pub, guest, true);
   });
 });
 
