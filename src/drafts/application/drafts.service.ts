@@ -14,6 +14,7 @@ import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { pairKey } from '../../channels/application/channel.ports.js';
 import { Clock } from '../../shared/application/clock.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { DraftQueries } from './draft.ports.js';
 
@@ -38,13 +39,13 @@ class DraftTargets {
     switch (checked.target.kind) {
       case 'channel': {
         const channelId = checked.target.channelId;
-        const channel = await this.tx.channels.findById(realmId, channelId);
+        const channel = isStorableId(channelId) ? await this.tx.channels.findById(realmId, channelId) : null;
         const rows = channel ? await this.tx.channels.subscriptionRows([userId], [channelId]) : new Map();
         assertDraftChannelAccessible(channel, await this.asViewer(), rows.get(pairKey(userId, channelId))?.active === true);
         return resolvedDraft(checked);
       }
       case 'direct': {
-        const found = await this.tx.users.findManyByIds(realmId, checked.target.userIds);
+        const found = await this.tx.users.findManyByIds(realmId, checked.target.userIds.filter(isStorableId));
         const facts = new Map([...found].map(([id, u]) => [id, { email: u.email, isActive: u.isActive }]));
         return resolvedDraft(checked, directDraftRecipients(userId, checked.target.userIds, facts));
       }

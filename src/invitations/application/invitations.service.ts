@@ -26,6 +26,7 @@ import { pairKey } from '../../channels/application/channel.ports.js';
 import { RealmQueries } from '../../realm/application/realm.ports.js';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
@@ -230,7 +231,7 @@ export class InvitationsService {
   private async checkTargets(tx: Tx, actor: Actor, holder: SettingHolder, req: InvitationOptions): Promise<void> {
     const realmId = actor.realmId;
     if (req.streamIds.length > 0) {
-      const ids = [...new Set(req.streamIds)];
+      const ids = [...new Set(req.streamIds)].filter(isStorableId);
       const subscriptions = await tx.channels.subscriptionRows([actor.userId], ids);
       const defaults = await tx.channels.defaultChannelIds(realmId);
       const channels = new Map<number, InviteChannel>();
@@ -246,7 +247,7 @@ export class InvitationsService {
       assertCanInviteToChannels(req.streamIds, channels, viewer, realmCanAddSubscribers);
     }
     for (const groupId of req.groupIds) {
-      const group = await tx.groups.find(realmId, groupId, true);
+      const group = isStorableId(groupId) ? await tx.groups.find(realmId, groupId, true) : null;
       const candidate = group !== null && group.name !== null && !group.deactivated && !group.isSystemGroup;
       const mayAddMembers =
         candidate &&

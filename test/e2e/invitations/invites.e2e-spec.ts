@@ -202,6 +202,7 @@ describe('POST /invites', () => {
   describe('channels', () => {
     it.each([
       ['a missing channel', () => 99_999],
+      ['an out-of-range channel id', () => 99_999_999_999],
       ['a private channel the inviter cannot read', () => ch.secret],
       ['an archived channel', () => ch.archived],
     ])('refuses %s', async (_n, id) => {
@@ -243,6 +244,7 @@ describe('POST /invites', () => {
 
     it('needs a named, active, non-system group the inviter may add members to', async () => {
       expectError(await invite(member, { invitee_emails: 'g@example.com', group_ids: [99_999] }), 400, 'Invalid user group');
+      expectError(await invite(member, { invitee_emails: 'g@example.com', group_ids: [99_999_999_999] }), 400, 'Invalid user group');
       expectError(await invite(t.owner, { invitee_emails: 'g@example.com', group_ids: [groups['role:members']] }), 400, 'Insufficient permission');
       expectError(await invite(member, { invitee_emails: 'g@example.com', group_ids: [openGroup, ownersGroup] }), 400, 'Insufficient permission');
       expectSuccess(await invite(member, { invitee_emails: 'g@example.com', group_ids: [openGroup] }));
