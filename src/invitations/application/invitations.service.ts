@@ -6,6 +6,7 @@ import {
   assertCanSetWelcomeText,
   assertOldEnoughToInvite,
   assertWithinDailyLimit,
+  expiryDate,
   Invitation,
   invitationFailed,
   type InvitationState,
@@ -73,6 +74,7 @@ export class InvitationsService {
   async inviteUsers(actor: Actor, req: InviteUsersRequest): Promise<void> {
     const skipped = await this.uow.run(async (tx) => {
       const realmId = actor.realmId;
+      const expiresInMinutes = this.expiry(req);
       const holder = new SettingHolder(actor, tx.realms, tx.groups);
       if (!(await holder.holdsRealmSetting('can_invite_users_group'))) throw insufficientPermission();
       assertCanInviteAs(actor.role, req.inviteAs);
@@ -99,7 +101,6 @@ export class InvitationsService {
 
       const realmUrl = this.config.realmUrl(realm.stringId);
       const terms = this.terms(req);
-      const expiresInMinutes = this.expiry(req);
       for (const email of plan.toInvite) {
         const invitation = Invitation.create({
           realmId,
@@ -134,6 +135,7 @@ export class InvitationsService {
   /** POST /invites/multiuse (spec 21 §3): a reusable link under the organization's URL. */
   async createMultiuseInvite(actor: Actor, req: InvitationOptions): Promise<string> {
     return this.uow.run(async (tx) => {
+      const expiresInMinutes = this.expiry(req);
       const holder = new SettingHolder(actor, tx.realms, tx.groups);
       if (!(await holder.holdsRealmSetting('create_multiuse_invite_group'))) throw insufficientPermission();
       assertCanInviteAs(actor.role, req.inviteAs);
@@ -143,7 +145,7 @@ export class InvitationsService {
         referredById: actor.userId,
         terms: this.terms(req),
         now: this.clock.now(),
-        expiresInMinutes: this.expiry(req),
+        expiresInMinutes,
         confirmationKey: this.secrets.confirmationKey(),
       });
       await tx.invitations.insertMultiuse(invite);
@@ -223,8 +225,11 @@ export class InvitationsService {
     };
   }
 
+  /** The lifetime asked for (or the server default), checked like a parameter: before anything else. */
   private expiry(req: InvitationOptions): number | null {
-    return req.expiresInMinutes === undefined ? this.config.invitationLinkValidityMinutes : req.expiresInMinutes;
+    const minutes = req.expiresInMinutes === undefined ? this.config.invitationLinkValidityMinutes : req.expiresInMinutes;
+    expiryDate(this.clock.now(), minutes);
+    return minutes;
   }
 
   /** Channels (spec 21 §1.3), then groups (§1.4), then the welcome text (§1.5). */

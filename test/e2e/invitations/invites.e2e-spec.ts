@@ -167,6 +167,7 @@ describe('POST /invites', () => {
     [{ invitee_emails: 'x@example.com', invite_as: 10 }, 'Invalid invite_as: Value error, Not in the list of possible values'],
     [{ invitee_emails: 'x@example.com', invite_as: '"400"' }, 'invite_as is not an integer'],
     [{ invitee_emails: 'x@example.com', invite_expires_in_minutes: 1.5 }, 'invite_expires_in_minutes is not an integer'],
+    [{ invitee_emails: 'x@example.com', invite_expires_in_minutes: 10_000_000_000 }, 'invite_expires_in_minutes is too large'],
     [{ invitee_emails: 'x@example.com', group_ids: 'x' }, 'group_ids is not valid JSON'],
     [{ invitee_emails: 'x@example.com', stream_ids: {} }, 'stream_ids is not a list'],
     [{ invitee_emails: 'x@example.com', notify_referrer_on_join: 'yes' }, 'notify_referrer_on_join is not valid JSON'],
@@ -437,6 +438,11 @@ describe('POST /invites/multiuse', () => {
     } finally {
       await setRealmSetting('create_multiuse_invite_group', groups['role:administrators']);
     }
+  });
+
+  it('refuses a lifetime beyond what dates can hold', async () => {
+    expectError(await multiuse(admin, { invite_expires_in_minutes: 10_000_000_000 }), 400, 'invite_expires_in_minutes is too large');
+    expectError(await multiuse(admin, { invite_expires_in_minutes: -10_000_000_000 }), 400, 'invite_expires_in_minutes is too small');
   });
 
   it('refuses guests and bots', async () => {

@@ -1,3 +1,4 @@
+import { badRequest } from '../shared/domain-error.js';
 import type { Role } from '../users/role.js';
 import { invitationAlreadyRevoked } from './invitations.errors.js';
 
@@ -15,9 +16,17 @@ export interface InvitationTerms {
   readonly welcomeMessageCustomText: string | null;
 }
 
+/** The dates a Python datetime holds (years 1 to 9999); Zulip fails outside them. */
+const MIN_DATE_MS = Date.parse('0001-01-01T00:00:00Z');
+const MAX_DATE_MS = Date.parse('9999-12-31T23:59:59Z');
+
 /** `invite_expires_in_minutes` from `now`; null never expires. */
 export function expiryDate(now: Date, minutes: number | null): Date | null {
-  return minutes === null ? null : new Date(now.getTime() + minutes * 60_000);
+  if (minutes === null) return null;
+  const at = now.getTime() + minutes * 60_000;
+  if (at > MAX_DATE_MS) throw badRequest('invite_expires_in_minutes is too large');
+  if (at < MIN_DATE_MS) throw badRequest('invite_expires_in_minutes is too small');
+  return new Date(at);
 }
 
 /** Still usable: not expired (an expiry equal to now still counts), and neither used nor revoked. */

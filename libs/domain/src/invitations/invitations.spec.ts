@@ -230,6 +230,9 @@ describe('invitations and links', () => {
   it('expire after the given minutes, or never', () => {
     expect(expiryDate(now, 60)).toEqual(new Date('2025-01-01T01:00:00Z'));
     expect(expiryDate(now, null)).toBeNull();
+    expect(expiryDate(now, -60)).toEqual(new Date('2024-12-31T23:00:00Z'));
+    expect(() => expiryDate(now, 10_000_000_000)).toThrow('invite_expires_in_minutes is too large');
+    expect(() => expiryDate(now, -10_000_000_000)).toThrow('invite_expires_in_minutes is too small');
     const inv = Invitation.create({ realmId: 1, email: 'a@x.com', referredById: 5, terms, notifyReferrerOnJoin: true, now, expiresInMinutes: 60, confirmationKey: 'k' });
     expect(inv.snapshot()).toMatchObject({ channelIds: [3, 1], status: InvitationStatus.PENDING, expiresAt: new Date('2025-01-01T01:00:00Z') });
     expect(inv.isPending(new Date('2025-01-01T01:00:00Z'))).toBe(true);
