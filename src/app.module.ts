@@ -2,8 +2,10 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ChannelsModule } from './channels/channels.module.js';
+import { DraftsModule } from './drafts/drafts.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { InvitationsModule } from './invitations/invitations.module.js';
 import { RealmModule } from './realm/realm.module.js';
 import { ServerModule } from './server/server.module.js';
 import { ApiAuthGuard, RateLimitGuard, RequirementsGuard } from './shared/auth/guards.js';
@@ -19,7 +21,7 @@ export class AppModule {
   static register(config: ServerConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, MessagesModule, ServerModule, EventsModule],
+      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, MessagesModule, DraftsModule, InvitationsModule, ServerModule, EventsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

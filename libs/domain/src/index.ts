@@ -3,3 +3,5 @@ export * from './users/index.js';
 export * from './realm/index.js';
 export * from './channels/index.js';
 export * from './messages/index.js';
+export * from './drafts/index.js';
+export * from './invitations/index.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { CONFIRMATION_KEY_BYTES, confirmationKeyFromRandomBytes } from '@app/domain/invitations';
 import { apiKeyFromRandomBytes } from '@app/domain/users';
 
 /** Cryptographic randomness for API keys, generated passwords and tokens. */
@@ -6,6 +7,8 @@ export abstract class Secrets {
   abstract apiKey(): string;
   abstract password(): string;
   abstract hexToken(bytes: number): string;
+  /** The key of an invitation link: 24 lower-case base32 characters (120 random bits). */
+  abstract confirmationKey(): string;
 }
 
 export class CryptoSecrets extends Secrets {
@@ -17,5 +20,8 @@ export class CryptoSecrets extends Secrets {
   }
   hexToken(bytes: number): string {
     return randomBytes(bytes).toString('hex');
+  }
+  confirmationKey(): string {
+    return confirmationKeyFromRandomBytes(randomBytes(CONFIRMATION_KEY_BYTES));
   }
 }

@@ -1,8 +1,11 @@
 import type { ChannelRepository } from '../../channels/application/channel.ports.js';
 import type { MessageRepository } from '../../messages/application/message.ports.js';
+import type { DraftRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
+import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
 import type { RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
+import type { EmailSender } from './email-sender.js';
 
 /** The repositories of one transaction, plus the events to publish once it commits. */
 export interface Tx {
@@ -11,6 +14,11 @@ export interface Tx {
   readonly realms: RealmRepository;
   readonly channels: ChannelRepository;
   readonly messages: MessageRepository;
+  readonly drafts: DraftRepository;
+  readonly savedSnippets: SavedSnippetRepository;
+  readonly invitations: InvitationRepository;
+  /** Emails leave only if the transaction commits (outbox). */
+  readonly emails: EmailSender;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

@@ -1,3 +1,4 @@
+import { INVITES_MIN_USER_AGE_DAYS } from '@app/domain/invitations';
 import { isValidEmail } from '@app/domain/users';
 
 /** Version facts the API reports (svc_version, svc_feature_level, svc_merge_base). */
@@ -40,6 +41,10 @@ export class ServerConfig {
   readonly pushBouncerUrl: string | undefined;
   readonly webPublicStreamsEnabled: boolean;
   readonly invitationLinkValidityMinutes: number;
+  /** Invitation emails an organization may send per rolling day (Zulip's INVITES_DEFAULT_REALM_DAILY_MAX). */
+  readonly invitesDailyMax: number;
+  /** In organizations anyone may join, accounts younger than this may not invite (non-admins). */
+  readonly invitesMinUserAgeDays: number;
   readonly emailGatewayDomain: string;
   readonly logLevel: string;
   readonly rateLimiting: boolean;
@@ -68,6 +73,8 @@ export class ServerConfig {
     this.pushBouncerUrl = env.PUSH_BOUNCER_URL || undefined;
     this.webPublicStreamsEnabled = bool(env, 'WEB_PUBLIC_STREAMS_ENABLED', false);
     this.invitationLinkValidityMinutes = int(env, 'INVITATION_LINK_VALIDITY_MINUTES', 14400);
+    this.invitesDailyMax = int(env, 'INVITES_DEFAULT_REALM_DAILY_MAX', 100);
+    this.invitesMinUserAgeDays = int(env, 'INVITES_MIN_USER_AGE_DAYS', INVITES_MIN_USER_AGE_DAYS);
     this.emailGatewayDomain = env.EMAIL_GATEWAY_DOMAIN || url.hostname;
     this.logLevel = env.LOG_LEVEL || 'info';
     this.rateLimiting = bool(env, 'RATE_LIMITING', true);

@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
 import { TypeOrmMessageRepository } from '../../messages/persistence/typeorm-message.repository.js';
+import { TypeOrmDraftRepository, TypeOrmSavedSnippetRepository } from '../../drafts/persistence/typeorm-draft.repository.js';
+import { TypeOrmInvitationRepository } from '../../invitations/persistence/typeorm-invitation.repository.js';
 import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
 import type { ClientEvent } from '../application/client-event.js';
 import { EventQueue } from '../application/client-event.js';
 import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
+import { OutboxEmailSender } from './outbox-email-sender.js';
 import { DomainError } from '@app/domain/shared';
 import { userGroupAlreadyExists } from '@app/domain/users';
 import { channelAlreadyExists } from '@app/domain/channels';
@@ -36,6 +39,10 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           realms: new TypeOrmRealmRepository(em),
           channels: new TypeOrmChannelRepository(em),
           messages: new TypeOrmMessageRepository(em),
+          drafts: new TypeOrmDraftRepository(em),
+          savedSnippets: new TypeOrmSavedSnippetRepository(em),
+          invitations: new TypeOrmInvitationRepository(em),
+          emails: new OutboxEmailSender(em),
           afterCommit: (events) => pending.push(...events),
         };
         return work(tx);

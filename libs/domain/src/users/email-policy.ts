@@ -7,19 +7,34 @@ export interface RealmEmailRules {
   readonly domains: readonly { domain: string; allowSubdomains: boolean }[];
 }
 
-/** Zulip's email_allowed_for_realm. `isDisposable` answers from the disposable-domain list. */
-export function assertEmailAllowed(email: string, rules: RealmEmailRules, isDisposable: (domain: string) => boolean): void {
+/** Why the organization refuses an address (Zulip's get_realm_email_validator), or null. */
+export type EmailPolicyViolation = 'disposable' | 'contains_plus' | 'domain_not_allowed';
+
+export function emailPolicyViolation(
+  email: string,
+  rules: RealmEmailRules,
+  isDisposable: (domain: string) => boolean,
+): EmailPolicyViolation | null {
   const domain = emailDomain(email);
   if (!rules.emailsRestrictedToDomains) {
-    if (rules.disallowDisposableEmailAddresses && isDisposable(domain)) {
+    return rules.disallowDisposableEmailAddresses && isDisposable(domain) ? 'disposable' : null;
+  }
+  if (email.slice(0, email.lastIndexOf('@')).includes('+')) return 'contains_plus';
+  return domainMatches(domain, rules.domains) ? null : 'domain_not_allowed';
+}
+
+/** Zulip's email_allowed_for_realm. `isDisposable` answers from the disposable-domain list. */
+export function assertEmailAllowed(email: string, rules: RealmEmailRules, isDisposable: (domain: string) => boolean): void {
+  switch (emailPolicyViolation(email, rules, isDisposable)) {
+    case 'disposable':
       throw badRequest('Disposable email addresses are not allowed in this organization');
-    }
-    return;
+    case 'contains_plus':
+      throw badRequest('Email addresses containing + are not allowed.');
+    case 'domain_not_allowed':
+      throw badRequest(`Email '${email}' not allowed in this organization`);
+    case null:
+      return;
   }
-  if (email.slice(0, email.lastIndexOf('@')).includes('+')) {
-    throw badRequest('Email addresses containing + are not allowed.');
-  }
-  if (!domainMatches(domain, rules.domains)) throw badRequest(`Email '${email}' not allowed in this organization`);
 }
 
 /** Exact match, or a suffix on a label boundary of a domain that allows subdomains. */

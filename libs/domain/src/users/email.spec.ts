@@ -1,4 +1,4 @@
-import { domainMatches, assertEmailAllowed } from './email-policy.js';
+import { domainMatches, assertEmailAllowed, emailPolicyViolation } from './email-policy.js';
 import { emailDomain, isValidEmail } from './email.js';
 
 describe('isValidEmail', () => {
@@ -33,5 +33,18 @@ describe('email policy', () => {
     expect(() => assertEmailAllowed('a@sub.x.org', rules, disposable)).toThrow("Email 'a@sub.x.org' not allowed in this organization");
     expect(() => assertEmailAllowed('a+b@acme.com', rules, disposable)).toThrow('Email addresses containing + are not allowed.');
     expect(domainMatches('notacme.com', rules.domains)).toBe(false);
+  });
+});
+
+describe('email policy violations', () => {
+  const disposable = (d: string) => d === 'mailinator.com';
+  it('names the rule an address breaks', () => {
+    const open = { emailsRestrictedToDomains: false, disallowDisposableEmailAddresses: true, domains: [] };
+    const closed = { emailsRestrictedToDomains: true, disallowDisposableEmailAddresses: true, domains: [{ domain: 'acme.com', allowSubdomains: false }] };
+    expect(emailPolicyViolation('a@mailinator.com', open, disposable)).toBe('disposable');
+    expect(emailPolicyViolation('a+b@x.com', open, disposable)).toBeNull();
+    expect(emailPolicyViolation('a+b@acme.com', closed, disposable)).toBe('contains_plus');
+    expect(emailPolicyViolation('a@ACME.com', closed, disposable)).toBeNull();
+    expect(emailPolicyViolation('a@mailinator.com', closed, disposable)).toBe('domain_not_allowed');
   });
 });

@@ -1,0 +1,68 @@
+import {
+  DRAFT_TYPES,
+  type DraftInput,
+  MAX_SAVED_SNIPPET_CONTENT_LENGTH,
+  MAX_SAVED_SNIPPET_TITLE_LENGTH,
+  snippetText,
+} from '@app/domain/drafts';
+import { type Decoder, dict, int, JsonFloat, JsonParam, list, literal, paramError, PlainParam, str } from '../../shared/http/params/index.js';
+
+/** pydantic's RequiredStringConstraint: stripped, then not empty. */
+const requiredString: Decoder<string> = (v, path) => {
+  const s = str()(v, path).trim();
+  if (s === '') throw paramError(`${path} cannot be blank`);
+  return s;
+};
+
+/** `int | float | None` in pydantic's strict mode (a float-looking JSON number is a float). */
+const timestamp: Decoder<number | null> = (v, path) => {
+  if (v === null) return null;
+  if (v instanceof JsonFloat) return v.value;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  throw paramError(`${path}["int"] is not an integer`);
+};
+
+const draftFields = dict(
+  {
+    type: { decoder: literal(DRAFT_TYPES) },
+    to: { decoder: list(int()) },
+    topic: { decoder: str() },
+    content: { decoder: requiredString },
+    timestamp: { decoder: timestamp, optional: true },
+  },
+  {},
+);
+
+/** Zulip's DraftData model: strict, unknown keys refused. */
+export const draftData: Decoder<DraftInput> = (v, path) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof JsonFloat) {
+    throw paramError(`Invalid ${path}: Input should be a valid dictionary or instance of DraftData`);
+  }
+  const d = draftFields(v, path);
+  return { type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: d.timestamp ?? null };
+};
+
+export class CreateDraftsDto {
+  @JsonParam(list(draftData), { default: [] }) drafts: DraftInput[];
+}
+
+export class EditDraftDto {
+  @JsonParam(draftData) draft: DraftInput;
+}
+
+/** A saved snippet's title or content: stripped, not blank, not too long. */
+const snippetString =
+  (maxLength: number): Decoder<string> =>
+  (v, path) =>
+    snippetText(path, str()(v, path), maxLength);
+
+/** Zulip declares content before title: a request missing both reports content. */
+export class CreateSavedSnippetDto {
+  @PlainParam(snippetString(MAX_SAVED_SNIPPET_CONTENT_LENGTH)) content: string;
+  @PlainParam(snippetString(MAX_SAVED_SNIPPET_TITLE_LENGTH)) title: string;
+}
+
+export class EditSavedSnippetDto {
+  @PlainParam(snippetString(MAX_SAVED_SNIPPET_CONTENT_LENGTH), { optional: true }) content?: string;
+  @PlainParam(snippetString(MAX_SAVED_SNIPPET_TITLE_LENGTH), { optional: true }) title?: string;
+}

@@ -1,0 +1,19 @@
+/** An email the server decided to send. */
+export interface OutgoingEmail {
+  /** The organization it is sent for (null: server-wide mail). */
+  readonly realmId: number | null;
+  /** What it is, for operators and tests: `invitation`, ... */
+  readonly kind: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly body: string;
+}
+
+/**
+ * Sends email as part of the use case's transaction: if the transaction rolls back, nothing is
+ * sent. The default adapter writes each email to the `email_outbox` table, from which a delivery
+ * worker (SMTP, provider API) picks them up.
+ */
+export abstract class EmailSender {
+  abstract send(email: OutgoingEmail, now: Date): Promise<void>;
+}
