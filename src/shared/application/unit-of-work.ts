@@ -1,5 +1,7 @@
 import type { ChannelRepository } from '../../channels/application/channel.ports.js';
+import type { RealmEmojiRepository } from '../../emoji/application/realm-emoji.ports.js';
 import type { RealmRepository } from '../../realm/application/realm.ports.js';
+import type { UserStatusRepository } from '../../users/application/user-status.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
 
@@ -9,6 +11,8 @@ export interface Tx {
   readonly groups: UserGroupRepository;
   readonly realms: RealmRepository;
   readonly channels: ChannelRepository;
+  readonly userStatus: UserStatusRepository;
+  readonly realmEmoji: RealmEmojiRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

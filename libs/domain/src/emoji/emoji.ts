@@ -1,4 +1,4 @@
-import { badRequest, type DomainError } from '../shared/domain-error.js';
+import { badRequest, DomainError } from '../shared/domain-error.js';
 import { unicodeEmojiCode, unicodeEmojiName } from './unicode-emoji.js';
 
 /** Where an emoji code lives (Zulip's `reaction_type`; its `zulip_extra_emoji` is `svc_extra_emoji` here). */
@@ -99,3 +99,7 @@ export function checkValidEmojiName(name: string): void {
 }
 
 export const customEmojiAlreadyExists = (): DomainError => badRequest('A custom emoji with this name already exists.');
+
+/** Deleting a custom emoji that is not active (Zulip's ResourceNotFoundError: HTTP 404). */
+export const customEmojiNotFound = (name: string): DomainError =>
+  new DomainError(`Emoji '${name}' does not exist`, 'BAD_REQUEST', 'not_found');
