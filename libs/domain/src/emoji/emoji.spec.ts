@@ -2,6 +2,7 @@ import {
   checkEmojiRequest,
   checkValidEmojiName,
   CustomEmojiCatalog,
+  customEmojiNotFound,
   emojiDataForName,
   ReactionType,
 } from './emoji.js';
@@ -121,5 +122,11 @@ describe('checkValidEmojiName', () => {
     ['héllo', 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'],
   ])('%j → %s', (name, msg) => {
     expect(() => checkValidEmojiName(name)).toThrow(msg);
+  });
+});
+
+describe('customEmojiNotFound', () => {
+  it('is a 404 with Zulip’s text', () => {
+    expect(customEmojiNotFound('x')).toMatchObject({ msg: "Emoji 'x' does not exist", code: 'BAD_REQUEST', kind: 'not_found' });
   });
 });
