@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { EmojiModule } from '../emoji/emoji.module.js';
 import { ApiKeyBasicStrategy } from '../shared/auth/basic-auth.strategy.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { Authenticator } from './application/authenticator.js';
@@ -17,7 +18,7 @@ import { TypeOrmUserQueries } from './persistence/typeorm-user.queries.js';
 import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repository.js';
 
 @Module({
-  imports: [PassportModule],
+  imports: [PassportModule, EmojiModule],
   controllers: [UserStatusController, UsersController, UserGroupsController, FetchApiKeyController],
   providers: [
     UsersService,

@@ -10,6 +10,7 @@ import {
   viewOfStatus,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { EmojiCatalog } from '../../emoji/application/emoji-catalog.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { UserStatusQueries } from './user-status.ports.js';
@@ -26,6 +27,7 @@ export class UserStatusService {
     private readonly users: UserQueries,
     private readonly statuses: UserStatusQueries,
     private readonly clock: Clock,
+    private readonly emoji: EmojiCatalog,
   ) {}
 
   /** POST /users/me/status. */
@@ -65,7 +67,7 @@ export class UserStatusService {
   private async apply(tx: Tx, realmId: number, userId: number, req: StatusUpdateRequest): Promise<void> {
     // Custom emoji matter only when an emoji is named.
     const catalog = req.emojiName ? new CustomEmojiCatalog(await tx.realmEmoji.customEmoji(realmId)) : CustomEmojiCatalog.EMPTY;
-    const change: StatusChange = planStatusChange(req, catalog);
+    const change: StatusChange = planStatusChange(req, catalog, this.emoji.unicode());
     if (change.away !== undefined) await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
     await tx.userStatus.upsert(realmId, userId, { statusText: change.statusText, emoji: change.emoji }, this.clock.now());
   }

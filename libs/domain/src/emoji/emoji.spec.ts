@@ -6,7 +6,7 @@ import {
   emojiDataForName,
   ReactionType,
 } from './emoji.js';
-import { UNICODE_EMOJI_COUNT, UNICODE_EMOJI_NAME_COUNT, unicodeEmojiCode, unicodeEmojiName } from './unicode-emoji.js';
+import { UnicodeEmojiTable } from './unicode-emoji.js';
 
 const catalog = new CustomEmojiCatalog([
   { id: 7, name: 'green_tick', deactivated: false },
@@ -16,58 +16,70 @@ const catalog = new CustomEmojiCatalog([
   { id: 11, name: 'parrot', deactivated: false },
 ]);
 
-describe('Unicode emoji table (Zulip naming)', () => {
-  it.each([
-    ['car', '1f697'],
-    ['+1', '1f44d'],
-    ['thumbs_up', '1f44d'],
-    ['like', '1f44d'],
-    ['computer', '1f4bb'],
-    ['laptop', '1f4bb'],
-    ['smile', '1f604'],
-    ['flag_united_states', '1f1fa-1f1f8'],
-    ['hash', '0023-20e3'],
-    ['flag_são_tomé_and_príncipe', '1f1f8-1f1f9'],
-    ['flag_sao_tome_and_principe', '1f1f8-1f1f9'],
-  ])('name %s → %s', (name, code) => {
-    expect(unicodeEmojiCode(name)).toBe(code);
+// A few Unicode emoji, named as the emojibase adapter names them (CLDR names first).
+const unicode = new UnicodeEmojiTable([
+  { name: 'thumbs_up', code: '1f44d' },
+  { name: 'automobile', code: '1f697' },
+  { name: 'laptop', code: '1f4bb' },
+  { name: '+1', code: '1f44d' },
+  { name: 'car', code: '1f697' },
+  { name: 'computer', code: '1f4bb' },
+]);
+
+describe('UnicodeEmojiTable', () => {
+  it('maps every name to its emoji and each emoji to its first name', () => {
+    expect(unicode.codeOf('car')).toBe('1f697');
+    expect(unicode.codeOf('+1')).toBe('1f44d');
+    expect(unicode.codeOf('thumbs_up')).toBe('1f44d');
+    expect(unicode.nameOf('1f44d')).toBe('thumbs_up');
+    expect(unicode.nameOf('1f697')).toBe('automobile');
+    expect(unicode.emojiCount).toBe(3);
+    expect(unicode.nameCount).toBe(6);
+    expect([...unicode.canonicalNames()]).toEqual([
+      ['1f44d', 'thumbs_up'],
+      ['1f697', 'automobile'],
+      ['1f4bb', 'laptop'],
+    ]);
   });
 
-  it('maps codes to canonical names only', () => {
-    expect(unicodeEmojiName('1f44d')).toBe('+1');
-    expect(unicodeEmojiName('1f697')).toBe('car');
-    expect(unicodeEmojiName('1f4bb')).toBe('computer');
+  it('gives a name to the emoji that claimed it first; an emoji keeps its first name that no other took', () => {
+    const t = new UnicodeEmojiTable([
+      { name: 'sunset', code: '1f307' },
+      { name: 'sunset', code: '1f306' },
+      { name: 'city_sunset', code: '1f306' },
+      { name: '', code: '1f600' },
+    ]);
+    expect(t.codeOf('sunset')).toBe('1f307');
+    expect(t.nameOf('1f306')).toBe('city_sunset');
+    expect(t.nameOf('1f600')).toBeUndefined();
+    expect(t.codeOf('')).toBeUndefined();
   });
 
   it('knows nothing else: no made-up names, upper case, variation selectors or prototype keys', () => {
     for (const name of ['invalid', 'Car', 'car ', '', 'constructor', '__proto__', 'zulip']) {
-      expect(unicodeEmojiCode(name)).toBeUndefined();
+      expect(unicode.codeOf(name)).toBeUndefined();
     }
-    for (const code of ['1F697', '1f697-fe0f', 'xyz', '', 'toString']) expect(unicodeEmojiName(code)).toBeUndefined();
-  });
-
-  it('holds the whole table', () => {
-    expect(UNICODE_EMOJI_COUNT).toBe(1883);
-    expect(UNICODE_EMOJI_NAME_COUNT).toBe(3339);
+    for (const code of ['1F697', '1f697-fe0f', 'xyz', '', 'toString']) expect(unicode.nameOf(code)).toBeUndefined();
+    expect(UnicodeEmojiTable.EMPTY.codeOf('car')).toBeUndefined();
   });
 });
 
 describe('emojiDataForName (get_emoji_data)', () => {
   it('prefers an active custom emoji, then zulip, then Unicode', () => {
-    expect(emojiDataForName('green_tick', catalog)).toEqual({ code: '7', reactionType: 'realm_emoji' });
-    expect(emojiDataForName('car', catalog)).toEqual({ code: '9', reactionType: 'realm_emoji' });
-    expect(emojiDataForName('car', CustomEmojiCatalog.EMPTY)).toEqual({ code: '1f697', reactionType: 'unicode_emoji' });
-    expect(emojiDataForName('zulip', catalog)).toEqual({ code: 'zulip', reactionType: 'svc_extra_emoji' });
-    expect(emojiDataForName('thumbs_up', catalog)).toEqual({ code: '1f44d', reactionType: 'unicode_emoji' });
+    expect(emojiDataForName('green_tick', catalog, unicode)).toEqual({ code: '7', reactionType: 'realm_emoji' });
+    expect(emojiDataForName('car', catalog, unicode)).toEqual({ code: '9', reactionType: 'realm_emoji' });
+    expect(emojiDataForName('car', CustomEmojiCatalog.EMPTY, unicode)).toEqual({ code: '1f697', reactionType: 'unicode_emoji' });
+    expect(emojiDataForName('zulip', catalog, unicode)).toEqual({ code: 'zulip', reactionType: 'svc_extra_emoji' });
+    expect(emojiDataForName('thumbs_up', catalog, unicode)).toEqual({ code: '1f44d', reactionType: 'unicode_emoji' });
   });
 
   it('takes the active one of two custom emoji sharing a name', () => {
-    expect(emojiDataForName('parrot', catalog)).toEqual({ code: '11', reactionType: 'realm_emoji' });
+    expect(emojiDataForName('parrot', catalog, unicode)).toEqual({ code: '11', reactionType: 'realm_emoji' });
   });
 
   it('does not find deactivated custom emoji or unknown names', () => {
-    expect(() => emojiDataForName('old_logo', catalog)).toThrow("Emoji 'old_logo' does not exist");
-    expect(() => emojiDataForName('invalid', catalog)).toThrow("Emoji 'invalid' does not exist");
+    expect(() => emojiDataForName('old_logo', catalog, unicode)).toThrow("Emoji 'old_logo' does not exist");
+    expect(() => emojiDataForName('invalid', catalog, unicode)).toThrow("Emoji 'invalid' does not exist");
   });
 });
 
@@ -82,7 +94,16 @@ describe('checkEmojiRequest', () => {
     ['parrot', '11', ReactionType.REALM],
   ];
   it.each(ok)('accepts %s / %s / %s', (name, code, type) => {
-    expect(() => checkEmojiRequest(name, code, type, catalog)).not.toThrow();
+    expect(() => checkEmojiRequest(name, code, type, catalog, unicode)).not.toThrow();
+  });
+
+  it('checks Unicode emoji against the table it is given', () => {
+    expect(() => checkEmojiRequest('car', '1f697', 'unicode_emoji', catalog, UnicodeEmojiTable.EMPTY)).toThrow(
+      'Invalid emoji code.',
+    );
+    expect(() => emojiDataForName('car', CustomEmojiCatalog.EMPTY, UnicodeEmojiTable.EMPTY)).toThrow(
+      "Emoji 'car' does not exist",
+    );
   });
 
   it.each([
@@ -105,7 +126,7 @@ describe('checkEmojiRequest', () => {
     // the name is compared before the deactivation
     ['other', '8', 'realm_emoji', 'Invalid custom emoji name.'],
   ])('%s / %s / %s → %s', (name, code, type, msg) => {
-    expect(() => checkEmojiRequest(name, code, type, catalog)).toThrow(msg);
+    expect(() => checkEmojiRequest(name, code, type, catalog, unicode)).toThrow(msg);
   });
 });
 

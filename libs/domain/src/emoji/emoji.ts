@@ -1,5 +1,5 @@
 import { badRequest, DomainError } from '../shared/domain-error.js';
-import { unicodeEmojiCode, unicodeEmojiName } from './unicode-emoji.js';
+import type { UnicodeEmojiLookup } from './unicode-emoji.js';
 
 /** Where an emoji code lives (Zulip's `reaction_type`; its `zulip_extra_emoji` is `svc_extra_emoji` here). */
 export const ReactionType = {
@@ -58,11 +58,11 @@ export const emojiDoesNotExist = (name: string): DomainError => badRequest(`Emoj
  * The emoji a bare name means (Zulip's get_emoji_data): an active custom emoji of that name
  * first, then the extra emoji, then a Unicode emoji name or alias.
  */
-export function emojiDataForName(name: string, catalog: CustomEmojiCatalog): EmojiData {
+export function emojiDataForName(name: string, catalog: CustomEmojiCatalog, unicode: UnicodeEmojiLookup): EmojiData {
   const custom = catalog.activeNamed(name);
   if (custom !== undefined) return { code: String(custom.id), reactionType: ReactionType.REALM };
   if (name === EXTRA_EMOJI_NAME) return { code: name, reactionType: ReactionType.EXTRA };
-  const code = unicodeEmojiCode(name);
+  const code = unicode.codeOf(name);
   if (code !== undefined) return { code, reactionType: ReactionType.UNICODE };
   throw emojiDoesNotExist(name);
 }
@@ -71,7 +71,13 @@ export function emojiDataForName(name: string, catalog: CustomEmojiCatalog): Emo
  * Whether a (name, code, type) triple names a usable emoji (Zulip's check_emoji_request);
  * the first failure wins.
  */
-export function checkEmojiRequest(name: string, code: string, type: string, catalog: CustomEmojiCatalog): void {
+export function checkEmojiRequest(
+  name: string,
+  code: string,
+  type: string,
+  catalog: CustomEmojiCatalog,
+  unicode: UnicodeEmojiLookup,
+): void {
   if (type === ReactionType.REALM) {
     const custom = catalog.withCode(code);
     if (custom === undefined) throw badRequest('Invalid custom emoji.');
@@ -81,8 +87,8 @@ export function checkEmojiRequest(name: string, code: string, type: string, cata
     if (code !== EXTRA_EMOJI_NAME) throw badRequest('Invalid emoji code.');
     if (name !== code) throw badRequest('Invalid emoji name.');
   } else if (type === ReactionType.UNICODE) {
-    if (unicodeEmojiName(code) === undefined) throw badRequest('Invalid emoji code.');
-    if (unicodeEmojiCode(name) !== code) throw badRequest('Invalid emoji name.');
+    if (unicode.nameOf(code) === undefined) throw badRequest('Invalid emoji code.');
+    if (unicode.codeOf(name) !== code) throw badRequest('Invalid emoji name.');
   } else {
     throw badRequest('Invalid emoji type.');
   }

@@ -1,27 +1,61 @@
-import { UNICODE_EMOJI_ROWS } from './unicode-emoji.data.js';
-
 /*
- * Zulip's Unicode emoji table (zerver/lib/emoji.py's `name_to_codepoint`, aliases included,
- * and `codepoint_to_name`, canonical names only). Codes are lower-case hex code points joined
- * by `-`, without `fe0f` variation selectors (`1f44d`, `1f1fa-1f1f8`).
+ * Unicode emoji as the emoji rules see them: Zulip's `name_to_codepoint` (names and aliases)
+ * and `codepoint_to_name` (one canonical name per emoji). Codes are lower-case hex code points
+ * joined by `-`, without `fe0f` variation selectors (`1f44d`, `1f1fa-1f1f8`, `0023-20e3`).
+ * The names come from an emoji data set that an adapter loads; the rules only look them up.
  */
-const nameToCodepoint = new Map<string, string>();
-const codepointToName = new Map<string, string>();
-for (const row of UNICODE_EMOJI_ROWS) {
-  const [code, ...names] = row.split(' ');
-  codepointToName.set(code, names[0]);
-  for (const name of names) nameToCodepoint.set(name, code);
+export interface UnicodeEmojiLookup {
+  /** The code a name or alias means (`car` → `1f697`), if any. */
+  codeOf(name: string): string | undefined;
+  /** The canonical name of a code, if the code is a known emoji. */
+  nameOf(code: string): string | undefined;
 }
 
-/** The code point string of a Unicode emoji name or alias (`car` → `1f697`, `thumbs_up` → `1f44d`). */
-export function unicodeEmojiCode(name: string): string | undefined {
-  return nameToCodepoint.get(name);
+/** One name claimed for one emoji. */
+export interface UnicodeEmojiNameClaim {
+  name: string;
+  code: string;
 }
 
-/** The canonical name of a Unicode emoji code point string (`1f44d` → `+1`). */
-export function unicodeEmojiName(code: string): string | undefined {
-  return codepointToName.get(code);
-}
+/**
+ * A lookup built from name claims in priority order: a name means the emoji that claimed it
+ * first, and an emoji's canonical name is the first name it kept. Emoji that kept no name are
+ * unknown (a code without a name cannot be checked against one).
+ */
+export class UnicodeEmojiTable implements UnicodeEmojiLookup {
+  private readonly codeByName = new Map<string, string>();
+  private readonly nameByCode = new Map<string, string>();
 
-export const UNICODE_EMOJI_COUNT = codepointToName.size;
-export const UNICODE_EMOJI_NAME_COUNT = nameToCodepoint.size;
+  constructor(claims: Iterable<UnicodeEmojiNameClaim>) {
+    for (const { name, code } of claims) {
+      if (name === '' || this.codeByName.has(name)) continue;
+      this.codeByName.set(name, code);
+      if (!this.nameByCode.has(code)) this.nameByCode.set(code, name);
+    }
+  }
+
+  static readonly EMPTY = new UnicodeEmojiTable([]);
+
+  codeOf(name: string): string | undefined {
+    return this.codeByName.get(name);
+  }
+
+  nameOf(code: string): string | undefined {
+    return this.nameByCode.get(code);
+  }
+
+  /** How many emoji have a name. */
+  get emojiCount(): number {
+    return this.nameByCode.size;
+  }
+
+  /** How many names (canonical ones and aliases) mean an emoji. */
+  get nameCount(): number {
+    return this.codeByName.size;
+  }
+
+  /** Every known emoji's code with its canonical name, in the order the emoji were first named. */
+  canonicalNames(): IterableIterator<[code: string, name: string]> {
+    return this.nameByCode.entries();
+  }
+}

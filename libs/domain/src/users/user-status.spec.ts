@@ -1,4 +1,5 @@
 import { CustomEmojiCatalog } from '../emoji/emoji.js';
+import { UnicodeEmojiTable } from '../emoji/unicode-emoji.js';
 import {
   isListedStatus,
   parseStatusText,
@@ -12,7 +13,13 @@ const catalog = new CustomEmojiCatalog([
   { id: 3, name: 'green_tick', deactivated: false },
   { id: 4, name: 'gone', deactivated: true },
 ]);
-const plan = (req: StatusUpdateRequest) => planStatusChange(req, catalog);
+const unicode = new UnicodeEmojiTable([
+  { name: 'thumbs_up', code: '1f44d' },
+  { name: 'automobile', code: '1f697' },
+  { name: 'laptop', code: '1f4bb' },
+  { name: 'car', code: '1f697' },
+]);
+const plan = (req: StatusUpdateRequest) => planStatusChange(req, catalog, unicode);
 
 describe('parseStatusText', () => {
   it('strips, then allows 60 code points', () => {

@@ -4,6 +4,7 @@ import {
   emojiDataForName,
   ReactionType,
 } from '../emoji/emoji.js';
+import type { UnicodeEmojiLookup } from '../emoji/unicode-emoji.js';
 import { badRequest } from '../shared/domain-error.js';
 import { codePointLength, strip } from '../shared/text.js';
 
@@ -54,7 +55,11 @@ export const NO_STATUS_EMOJI: StatusEmoji = { name: '', code: '', reactionType: 
  * an emoji code or type without its name; a name that names no emoji (when the code or type is
  * left out, they are looked up from the name); then the emoji consistency check.
  */
-export function planStatusChange(req: StatusUpdateRequest, catalog: CustomEmojiCatalog): StatusChange {
+export function planStatusChange(
+  req: StatusUpdateRequest,
+  catalog: CustomEmojiCatalog,
+  unicode: UnicodeEmojiLookup,
+): StatusChange {
   if (req.away === undefined && req.statusText === undefined && req.emojiName === undefined) {
     throw badRequest('Client did not pass any new values.');
   }
@@ -67,11 +72,11 @@ export function planStatusChange(req: StatusUpdateRequest, catalog: CustomEmojiC
     let code = req.emojiCode;
     let type = req.reactionType;
     if (code === undefined || type === undefined) {
-      const data = emojiDataForName(req.emojiName, catalog);
+      const data = emojiDataForName(req.emojiName, catalog, unicode);
       code ??= data.code;
       type ??= data.reactionType;
     }
-    checkEmojiRequest(req.emojiName, code, type, catalog);
+    checkEmojiRequest(req.emojiName, code, type, catalog, unicode);
     change.emoji = { name: req.emojiName, code, reactionType: type };
   } else if (req.emojiCode || req.reactionType) {
     // Empty strings count as not sent here, as in Zulip (Python truthiness).
