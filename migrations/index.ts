@@ -1,7 +1,14 @@
 import { Foundation1763800000000 } from './1763800000000-Foundation.js';
 import { Channels1763900000000 } from './1763900000000-Channels.js';
 import { Messages1764000000000 } from './1764000000000-Messages.js';
+import { UserStatus1764200000000 } from './1764200000000-UserStatus.js';
 import { OrgContent1764300000000 } from './1764300000000-OrgContent.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
-export const MIGRATIONS = [Foundation1763800000000, Channels1763900000000, Messages1764000000000, OrgContent1764300000000];
+export const MIGRATIONS = [
+  Foundation1763800000000,
+  Channels1763900000000,
+  Messages1764000000000,
+  UserStatus1764200000000,
+  OrgContent1764300000000,
+];

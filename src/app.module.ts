@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ChannelsModule } from './channels/channels.module.js';
 import { DraftsModule } from './drafts/drafts.module.js';
+import { EmojiModule } from './emoji/emoji.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MessagesModule } from './messages/messages.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
@@ -21,7 +22,7 @@ export class AppModule {
   static register(config: ServerConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, MessagesModule, DraftsModule, InvitationsModule, ServerModule, EventsModule],
+      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, MessagesModule, DraftsModule, InvitationsModule, EmojiModule, ServerModule, EventsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

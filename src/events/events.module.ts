@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { EmojiModule } from '../emoji/emoji.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { RegisterService } from './application/register.service.js';
 import { RegisterController } from './http/register.controller.js';
 
-@Module({ imports: [UsersModule], controllers: [RegisterController], providers: [RegisterService] })
+@Module({ imports: [UsersModule, EmojiModule], controllers: [RegisterController], providers: [RegisterService] })
 export class EventsModule {}

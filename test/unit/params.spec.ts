@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { DomainError } from '../../libs/domain/src/shared/index.js';
 import {
   bool,
+  decodeJsonParam,
   dict,
   ignoredParams,
   int,
@@ -96,5 +97,13 @@ describe('Zulip parameter parsing', () => {
     (r as { params: Record<string, string> }).params = { message_id: '3' };
     parseParams(r, Dto);
     expect(ignoredParams(r)).toEqual(['alpha', 'zeta']);
+  });
+  it('decodes a JSON parameter taken raw, later (decodeJsonParam)', () => {
+    expect(decodeJsonParam('away', undefined, bool())).toBeUndefined();
+    expect(decodeJsonParam('away', 'true', bool())).toBe(true);
+    expect(decodeJsonParam('away', false, bool())).toBe(false);
+    expect(() => decodeJsonParam('away', 'yes', bool())).toThrow('away is not valid JSON');
+    expect(() => decodeJsonParam('away', '1', bool())).toThrow('away is not a boolean');
+    expect(() => decodeJsonParam('away', 1, bool())).toThrow('away is not a boolean');
   });
 });

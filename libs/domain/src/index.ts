@@ -5,3 +5,4 @@ export * from './channels/index.js';
 export * from './messages/index.js';
 export * from './drafts/index.js';
 export * from './invitations/index.js';
+export * from './emoji/index.js';

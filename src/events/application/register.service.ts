@@ -12,7 +12,11 @@ import { authenticationMethods, realmIconUrl, versionFields } from '../../server
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { RealmEmojiService } from '../../emoji/application/realm-emoji.service.js';
+import { presentRealmEmojiMap } from '../../emoji/http/realm-emoji.presenter.js';
+import { UserStatusService } from '../../users/application/user-status.service.js';
 import { UserQueries } from '../../users/application/user.ports.js';
+import { presentUserStatusMap } from '../../users/http/user-status.presenter.js';
 import { gravatarUrl, presentUser, presentUserGroup, unixSeconds } from '../../users/http/user.presenter.js';
 
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
@@ -21,7 +25,7 @@ const nameOf = <T extends Record<string, number>>(table: T, value: number): stri
   Object.entries(table).find(([, v]) => v === value)?.[0] ?? String(value);
 
 /** The sections POST /register can return today; the others arrive with their modules. */
-export const FETCHABLE = ['realm', 'realm_user', 'realm_user_groups', 'realm_domains'] as const;
+export const FETCHABLE = ['realm', 'realm_user', 'realm_user_groups', 'realm_domains', 'realm_emoji', 'user_status'] as const;
 
 /**
  * The initial state of POST /register for the requested sections (spec 30 §2.5/2.6). The
@@ -34,6 +38,8 @@ export class RegisterService {
     private readonly users: UserQueries,
     private readonly uow: UnitOfWork,
     private readonly config: ServerConfig,
+    private readonly statuses: UserStatusService,
+    private readonly emoji: RealmEmojiService,
   ) {}
 
   async initialState(actor: Actor, want: (section: string) => boolean, clientGravatar: boolean) {
@@ -50,6 +56,8 @@ export class RegisterService {
       const domains = await this.uow.run((tx) => tx.realms.domains(actor.realmId));
       state.realm_domains = domains.map((d) => ({ domain: d.domain, allow_subdomains: d.allowSubdomains }));
     }
+    if (want('realm_emoji')) state.realm_emoji = presentRealmEmojiMap(await this.emoji.list(actor));
+    if (want('user_status')) state.user_status = presentUserStatusMap(await this.statuses.statusesOfRealm(actor));
     return state;
   }
 

@@ -2,7 +2,9 @@ import type { ChannelRepository } from '../../channels/application/channel.ports
 import type { MessageRepository } from '../../messages/application/message.ports.js';
 import type { DraftRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
 import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
+import type { RealmEmojiRepository } from '../../emoji/application/realm-emoji.ports.js';
 import type { RealmRepository } from '../../realm/application/realm.ports.js';
+import type { UserStatusRepository } from '../../users/application/user-status.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
 import type { EmailSender } from './email-sender.js';
@@ -19,6 +21,8 @@ export interface Tx {
   readonly invitations: InvitationRepository;
   /** Emails leave only if the transaction commits (outbox). */
   readonly emails: EmailSender;
+  readonly userStatus: UserStatusRepository;
+  readonly realmEmoji: RealmEmojiRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

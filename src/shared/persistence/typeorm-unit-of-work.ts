@@ -4,9 +4,11 @@ import { TypeOrmChannelRepository } from '../../channels/persistence/typeorm-cha
 import { TypeOrmMessageRepository } from '../../messages/persistence/typeorm-message.repository.js';
 import { TypeOrmDraftRepository, TypeOrmSavedSnippetRepository } from '../../drafts/persistence/typeorm-draft.repository.js';
 import { TypeOrmInvitationRepository } from '../../invitations/persistence/typeorm-invitation.repository.js';
+import { TypeOrmRealmEmojiRepository } from '../../emoji/persistence/typeorm-realm-emoji.repository.js';
 import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
+import { TypeOrmUserStatusRepository } from '../../users/persistence/typeorm-user-status.repository.js';
 import type { ClientEvent } from '../application/client-event.js';
 import { EventQueue } from '../application/client-event.js';
 import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
@@ -14,6 +16,7 @@ import { OutboxEmailSender } from './outbox-email-sender.js';
 import { DomainError } from '@app/domain/shared';
 import { userGroupAlreadyExists } from '@app/domain/users';
 import { channelAlreadyExists } from '@app/domain/channels';
+import { customEmojiAlreadyExists } from '@app/domain/emoji';
 
 /**
  * One database transaction per use case. Repositories are built on the transaction's
@@ -43,6 +46,8 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           savedSnippets: new TypeOrmSavedSnippetRepository(em),
           invitations: new TypeOrmInvitationRepository(em),
           emails: new OutboxEmailSender(em),
+          userStatus: new TypeOrmUserStatusRepository(em),
+          realmEmoji: new TypeOrmRealmEmojiRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
         return work(tx);
@@ -65,6 +70,7 @@ function translateConstraintViolation(e: unknown): never {
     }
     if (err.constraint === 'user_groups_realm_name_key') throw userGroupAlreadyExists(value);
     if (err.constraint === 'channels_realm_name_key') throw channelAlreadyExists(value);
+    if (err.constraint === 'realm_emoji_realm_active_name_key') throw customEmojiAlreadyExists();
   }
   throw e;
 }

@@ -9,3 +9,4 @@ export * from './system-groups.js';
 export * from './user.js';
 export * from './user-group.js';
 export * from './email-policy.js';
+export * from './user-status.js';

@@ -106,6 +106,15 @@ function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
   return spec.decoder(parsed, name);
 }
 
+/**
+ * Decodes a JSON-typed parameter that a DTO took raw (`@PlainParam(raw())`), for the few
+ * endpoints where Zulip parses a parameter only after a permission check. Absent stays undefined.
+ */
+export function decodeJsonParam<T>(name: string, value: unknown, decoder: Decoder<T>): T | undefined {
+  if (value === undefined) return undefined;
+  return decode({ encoding: 'json', decoder } as ParamSpec, name, value) as T;
+}
+
 /** Reads one DTO's parameters from the request; the first failure in declaration order wins. */
 export function parseParams<T extends object>(req: Request, dto: new () => T): T {
   const specs = specsOf(dto);

@@ -1,0 +1,2 @@
+export * from './emoji.js';
+export * from './unicode-emoji.js';

@@ -1,0 +1,28 @@
+import type { CustomEmoji } from '@app/domain/emoji';
+
+/** A custom emoji whose upload has finished. */
+export interface RealmEmojiRecord {
+  id: number;
+  realmId: number;
+  name: string;
+  authorId: number | null;
+  fileName: string;
+  isAnimated: boolean;
+  deactivated: boolean;
+}
+
+export abstract class RealmEmojiRepository {
+  /** The organization's custom emoji as the emoji rules see them (uploads in progress left out). */
+  abstract customEmoji(realmId: number): Promise<CustomEmoji[]>;
+  /** A new row without a file: invisible until finishUpload gives it one. */
+  abstract insert(e: { realmId: number; name: string; authorId: number | null }): Promise<number>;
+  abstract finishUpload(realmId: number, id: number, fileName: string, isAnimated: boolean): Promise<void>;
+  /** The active emoji of that name, row-locked; null when there is none. */
+  abstract lockActiveNamed(realmId: number, name: string): Promise<number | null>;
+  abstract deactivate(realmId: number, id: number): Promise<void>;
+}
+
+export abstract class RealmEmojiQueries {
+  /** Every custom emoji of the organization (deactivated ones included), by ID. */
+  abstract list(realmId: number): Promise<RealmEmojiRecord[]>;
+}

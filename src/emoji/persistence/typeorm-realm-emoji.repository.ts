@@ -1,0 +1,63 @@
+import type { CustomEmoji } from '@app/domain/emoji';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { camelRow } from '../../shared/persistence/rows.js';
+import { RealmEmojiQueries, type RealmEmojiRecord, RealmEmojiRepository } from '../application/realm-emoji.ports.js';
+
+const FINISHED = 'file_name IS NOT NULL';
+
+export class TypeOrmRealmEmojiRepository extends RealmEmojiRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async customEmoji(realmId: number): Promise<CustomEmoji[]> {
+    return this.em.query(`SELECT id, name, deactivated FROM realm_emoji WHERE realm_id = $1 AND ${FINISHED}`, [realmId]);
+  }
+
+  async insert(e: { realmId: number; name: string; authorId: number | null }): Promise<number> {
+    const [row] = await this.em.query(`INSERT INTO realm_emoji (realm_id, name, author_id) VALUES ($1, $2, $3) RETURNING id`, [
+      e.realmId,
+      e.name,
+      e.authorId,
+    ]);
+    return row.id;
+  }
+
+  async finishUpload(realmId: number, id: number, fileName: string, isAnimated: boolean): Promise<void> {
+    await this.em.query(`UPDATE realm_emoji SET file_name = $3, is_animated = $4 WHERE realm_id = $1 AND id = $2`, [
+      realmId,
+      id,
+      fileName,
+      isAnimated,
+    ]);
+  }
+
+  async lockActiveNamed(realmId: number, name: string): Promise<number | null> {
+    const [row] = await this.em.query(
+      `SELECT id FROM realm_emoji WHERE realm_id = $1 AND name = $2 AND NOT deactivated FOR UPDATE`,
+      [realmId, name],
+    );
+    return row?.id ?? null;
+  }
+
+  async deactivate(realmId: number, id: number): Promise<void> {
+    await this.em.query(`UPDATE realm_emoji SET deactivated = true WHERE realm_id = $1 AND id = $2`, [realmId, id]);
+  }
+}
+
+@Injectable()
+export class TypeOrmRealmEmojiQueries extends RealmEmojiQueries {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  async list(realmId: number): Promise<RealmEmojiRecord[]> {
+    const rows: Record<string, unknown>[] = await this.ds.query(
+      `SELECT id, realm_id, name, author_id, file_name, is_animated, deactivated
+         FROM realm_emoji WHERE realm_id = $1 AND ${FINISHED} ORDER BY id`,
+      [realmId],
+    );
+    return rows.map((r) => camelRow<RealmEmojiRecord>(r));
+  }
+}

@@ -1,0 +1,74 @@
+import { CustomEmojiCatalog } from '@app/domain/emoji';
+import {
+  type Actor,
+  assertCanAccessUser,
+  isListedStatus,
+  planStatusChange,
+  type StatusChange,
+  type StatusUpdateRequest,
+  type UserStatusView,
+  viewOfStatus,
+} from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { EmojiCatalog } from '../../emoji/application/emoji-catalog.js';
+import { Clock } from '../../shared/application/clock.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { UserStatusQueries } from './user-status.ports.js';
+import { UserQueries } from './user.ports.js';
+
+/** What a status update sent, `away` aside; `statusText` is already parsed. */
+export type StatusParams = Omit<StatusUpdateRequest, 'away'>;
+
+/** User status (Zulip's zerver/views/presence.py and zerver/lib/user_status.py). */
+@Injectable()
+export class UserStatusService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UserQueries,
+    private readonly statuses: UserStatusQueries,
+    private readonly clock: Clock,
+    private readonly emoji: EmojiCatalog,
+  ) {}
+
+  /** POST /users/me/status. */
+  async updateOwnStatus(actor: Actor, req: StatusUpdateRequest): Promise<void> {
+    await this.uow.run(async (tx) => {
+      await this.apply(tx, actor.realmId, actor.userId, req);
+    });
+  }
+
+  /**
+   * POST /users/{user_id}/status: the target must be an active human the caller administers
+   * (in practice: the caller is an administrator). Zulip parses the deprecated `away`
+   * parameter only after that check, hence `away` comes as a function that decodes it.
+   */
+  async updateUserStatus(actor: Actor, userId: number, params: StatusParams, away: () => boolean | undefined): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const target = await tx.users.findById(actor.realmId, userId);
+      assertCanAccessUser(actor, target, { allowBots: false, allowDeactivated: false, forAdmin: true });
+      await this.apply(tx, actor.realmId, userId, { ...params, away: away() });
+    });
+  }
+
+  /** GET /users/{user_id}/status: the set parts of an active human's status. */
+  async getUserStatus(actor: Actor, userId: number): Promise<UserStatusView> {
+    const target = await this.users.get(actor.realmId, userId);
+    assertCanAccessUser(actor, target, { allowBots: false, allowDeactivated: false, forAdmin: false });
+    const status = await this.statuses.get(actor.realmId, userId);
+    return status === null ? {} : viewOfStatus(status);
+  }
+
+  /** POST /register's `user_status`: active users with something set, by user ID. */
+  async statusesOfRealm(actor: Actor): Promise<Map<number, UserStatusView>> {
+    const all = await this.statuses.listActive(actor.realmId);
+    return new Map(all.filter(isListedStatus).map((s) => [s.userId, viewOfStatus(s)]));
+  }
+
+  private async apply(tx: Tx, realmId: number, userId: number, req: StatusUpdateRequest): Promise<void> {
+    // Custom emoji matter only when an emoji is named.
+    const catalog = req.emojiName ? new CustomEmojiCatalog(await tx.realmEmoji.customEmoji(realmId)) : CustomEmojiCatalog.EMPTY;
+    const change: StatusChange = planStatusChange(req, catalog, this.emoji.unicode());
+    if (change.away !== undefined) await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
+    await tx.userStatus.upsert(realmId, userId, { statusText: change.statusText, emoji: change.emoji }, this.clock.now());
+  }
+}
