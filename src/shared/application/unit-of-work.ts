@@ -1,5 +1,5 @@
 import type { ChannelRepository } from '../../channels/application/channel.ports.js';
-import type { RealmRepository } from '../../realm/application/realm.ports.js';
+import type { LinkifierRepository, PlaygroundRepository, RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
 
@@ -9,6 +9,8 @@ export interface Tx {
   readonly groups: UserGroupRepository;
   readonly realms: RealmRepository;
   readonly channels: ChannelRepository;
+  readonly linkifiers: LinkifierRepository;
+  readonly playgrounds: PlaygroundRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
+import { TypeOrmLinkifierRepository, TypeOrmPlaygroundRepository } from '../../realm/persistence/typeorm-realm-resources.repository.js';
 import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
@@ -10,6 +11,7 @@ import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
 import { DomainError } from '@app/domain/shared';
 import { userGroupAlreadyExists } from '@app/domain/users';
 import { channelAlreadyExists } from '@app/domain/channels';
+import { domainAlreadyAdded, uniqueTogetherMessage, validationFailure } from '@app/domain/realm';
 
 /**
  * One database transaction per use case. Repositories are built on the transaction's
@@ -34,6 +36,8 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           groups: new TypeOrmUserGroupRepository(em),
           realms: new TypeOrmRealmRepository(em),
           channels: new TypeOrmChannelRepository(em),
+          linkifiers: new TypeOrmLinkifierRepository(em),
+          playgrounds: new TypeOrmPlaygroundRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
         return work(tx);
@@ -43,6 +47,11 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     return result;
   }
 }
+
+const UNIQUE_TOGETHER: Record<string, string> = {
+  linkifiers_realm_pattern_key: uniqueTogetherMessage('Realm filter', ['Realm', 'Pattern']),
+  code_playgrounds_realm_language_name_key: uniqueTogetherMessage('Realm playground', ['Realm', 'Pygments language', 'Name']),
+};
 
 /** A unique violation that a concurrent request won is reported like the rule it protects. */
 function translateConstraintViolation(e: unknown): never {
@@ -56,6 +65,9 @@ function translateConstraintViolation(e: unknown): never {
     }
     if (err.constraint === 'user_groups_realm_name_key') throw userGroupAlreadyExists(value);
     if (err.constraint === 'channels_realm_name_key') throw channelAlreadyExists(value);
+    if (err.constraint === 'realm_domains_realm_domain_key') throw domainAlreadyAdded(value);
+    const clash = UNIQUE_TOGETHER[err.constraint ?? ''];
+    if (clash !== undefined) throw validationFailure(clash, { __all__: [clash] });
   }
   throw e;
 }

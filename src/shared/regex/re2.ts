@@ -1,5 +1,6 @@
 import type { CompiledPattern, PatternCompiler } from '@app/domain/realm';
 import { createRequire } from 'node:module';
+import { PatternEngine } from '../../realm/application/realm.ports.js';
 
 /*
  * RE2 (Google's C++ library, compiled to WebAssembly by the `re2-wasm` package) for the
@@ -105,3 +106,8 @@ export const compileRe2: PatternCompiler = (pattern) => {
   };
   return { ok: true, regex };
 };
+
+/** The PatternEngine port, backed by RE2. */
+export class Re2PatternEngine extends PatternEngine {
+  readonly compile = compileRe2;
+}

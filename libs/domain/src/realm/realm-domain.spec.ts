@@ -1,4 +1,4 @@
-import { domainProblem, parseEmailDomain } from './realm-domain.js';
+import { domainProblem, liftsDomainRestriction, parseEmailDomain } from './realm-domain.js';
 
 describe('allowed email domains', () => {
   it('trims and lower-cases valid domains', () => {
@@ -28,5 +28,11 @@ describe('allowed email domains', () => {
     expect(domainProblem('-x')).toBe('Domain must have at least one dot (.)');
     expect(domainProblem('.-x_')).toBe('Domain cannot start or end with a dot (.)');
     expect(domainProblem('a..-b')).toBe("Consecutive '.' are not allowed.");
+  });
+
+  it('lifts the restriction when the last domain goes', () => {
+    expect(liftsDomainRestriction(true, 0)).toBe(true);
+    expect(liftsDomainRestriction(true, 1)).toBe(false);
+    expect(liftsDomainRestriction(false, 0)).toBe(false);
   });
 });

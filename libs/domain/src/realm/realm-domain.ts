@@ -27,3 +27,11 @@ export const domainAlreadyAdded = (domain: string): DomainError =>
   badRequest(`The domain ${domain} is already a part of your organization.`);
 
 export const domainNotFound = (domain: string): DomainError => badRequest(`No entry found for domain ${domain}.`);
+
+/**
+ * Restricting sign-ups to the allowed domains means nothing without any domain, so removing
+ * the last one lifts the restriction (Zulip's do_remove_realm_domain).
+ */
+export function liftsDomainRestriction(emailsRestrictedToDomains: boolean, remainingDomains: number): boolean {
+  return emailsRestrictedToDomains && remainingDomains === 0;
+}
