@@ -91,6 +91,15 @@ describe('allowed email domains', () => {
     expectSuccess(await add('acme.com', false, otherOwner));
   });
 
+  it('lets only one of two concurrent requests add the same domain', async () => {
+    const results = await Promise.all([add('race.com'), add('race.com'), add('race.com')]);
+    expect(results.filter((r) => r.status === 200).length).toBe(1);
+    for (const r of results.filter((r) => r.status !== 200)) {
+      expectError(r, 400, 'The domain race.com is already a part of your organization.');
+    }
+    expect(await domains()).toEqual([{ domain: 'race.com', allow_subdomains: false }]);
+  });
+
   it('changes allow_subdomains of the domain named exactly in the path', async () => {
     expectSuccess(await add('acme.com'));
     expectSuccess(await t.patch('realm/domains/acme.com', { form: { allow_subdomains: true } }));

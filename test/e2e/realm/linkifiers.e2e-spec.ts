@@ -216,6 +216,21 @@ describe('linkifiers: validation', () => {
   });
 });
 
+describe('linkifiers: concurrent creation', () => {
+  beforeEach(clear);
+
+  it('lets only one of concurrent requests add the same pattern', async () => {
+    const results = await Promise.all([add(ISSUES), add(ISSUES), add(ISSUES)]);
+    expect(results.filter((r) => r.status === 200).length).toBe(1);
+    for (const r of results.filter((r) => r.status !== 200)) {
+      expectError(r, 400, 'Realm filter with this Realm and Pattern already exists.', 'BAD_REQUEST', {
+        errors: { __all__: ['Realm filter with this Realm and Pattern already exists.'] },
+      });
+    }
+    expect((await list()).length).toBe(1);
+  });
+});
+
 describe('linkifiers: update and delete', () => {
   beforeEach(clear);
 

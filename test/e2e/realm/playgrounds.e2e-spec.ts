@@ -122,6 +122,14 @@ describe('code playgrounds', () => {
     await addOk(PYTHON, otherOwner);
   });
 
+  it('lets only one of concurrent requests add the same language and name', async () => {
+    const results = await Promise.all([add(PYTHON), add(PYTHON), add(PYTHON)]);
+    expect(results.filter((r) => r.status === 200).length).toBe(1);
+    const clash = 'Realm playground with this Realm, Pygments language and Name already exists.';
+    for (const r of results.filter((r) => r.status !== 200)) expectError(r, 400, clash, 'BAD_REQUEST', { errors: { __all__: [clash] } });
+    expect((await playgrounds()).length).toBe(1);
+  });
+
   it('deletes, answering Invalid playground for unknown ids and other organizations’ playgrounds', async () => {
     const id = await addOk(PYTHON);
     const theirs = await addOk(PYTHON, otherOwner);
