@@ -47,6 +47,11 @@ describe('RE2 patterns', () => {
     expect(spellNamedGroupsForRe2('(?<a>x)(?<=y)(?<!z)')).toBe('(?P<a>x)(?<=y)(?<!z)');
     expect(spellNamedGroupsForRe2('[(?<a>]\\(?<b>')).toBe('[(?<a>]\\(?<b>');
     expect(spellNamedGroupsForRe2('[]](?<a>x)[^]](?<b>y)')).toBe('[]](?P<a>x)[^]](?P<b>y)');
+    expect(spellNamedGroupsForRe2('\\Q(?<a>\\E(?<b>x)')).toBe('\\Q(?<a>\\E(?P<b>x)');
+    expect(spellNamedGroupsForRe2('\\Q(?<a>')).toBe('\\Q(?<a>');
+    expect(spellNamedGroupsForRe2('[\\[](?<a>x)')).toBe('[\\[](?P<a>x)');
+    const quoted = compileRe2('\\Q(?<a>\\E(?<b>x)');
+    expect(quoted.ok && quoted.regex.groupNames).toEqual(['b']);
   });
 
   it('drives the linkifier checks with the spec’s examples', () => {

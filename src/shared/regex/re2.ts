@@ -39,8 +39,17 @@ const { WrappedRE2 } = createRequire(import.meta.url)('re2-wasm/build/wasm/re2.j
 export function spellNamedGroupsForRe2(pattern: string): string {
   let out = '';
   let inClass = false;
+  let classStart = 0;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
+    if (pattern.startsWith('\\Q', i)) {
+      // \Q...\E quotes everything up to \E (or the end) literally.
+      const end = pattern.indexOf('\\E', i + 2);
+      const stop = end < 0 ? pattern.length : end + 2;
+      out += pattern.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
     if (c === '\\') {
       out += pattern.slice(i, i + 2);
       i += 1;
@@ -48,9 +57,11 @@ export function spellNamedGroupsForRe2(pattern: string): string {
     }
     if (inClass) {
       // A "]" right after "[" or "[^" is a literal member, not the end of the class.
-      if (c === ']' && !/\[\^?$/.test(out)) inClass = false;
+      const body = out.slice(classStart);
+      if (c === ']' && body !== '' && body !== '^') inClass = false;
     } else if (c === '[') {
       inClass = true;
+      classStart = out.length + 1;
     } else if (pattern.startsWith('(?<', i) && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
       out += '(?P<';
       i += 2;
