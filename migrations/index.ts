@@ -1,6 +1,7 @@
 import { Foundation1763800000000 } from './1763800000000-Foundation.js';
 import { Channels1763900000000 } from './1763900000000-Channels.js';
 import { Messages1764000000000 } from './1764000000000-Messages.js';
+import { RealmResources1764100000000 } from './1764100000000-RealmResources.js';
 import { UserStatus1764200000000 } from './1764200000000-UserStatus.js';
 import { OrgContent1764300000000 } from './1764300000000-OrgContent.js';
 
@@ -9,6 +10,7 @@ export const MIGRATIONS = [
   Foundation1763800000000,
   Channels1763900000000,
   Messages1764000000000,
+  RealmResources1764100000000,
   UserStatus1764200000000,
   OrgContent1764300000000,
 ];

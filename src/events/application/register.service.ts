@@ -11,6 +11,8 @@ import { RealmQueries, type RealmRecord } from '../../realm/application/realm.po
 import { authenticationMethods, realmIconUrl, versionFields } from '../../server/application/server-info.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
+import { paragraphHtml } from '../../shared/http/html.js';
+import { presentDomain, presentLinkifier, presentPlayground } from '../../realm/http/realm-resources.presenter.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { RealmEmojiService } from '../../emoji/application/realm-emoji.service.js';
 import { presentRealmEmojiMap } from '../../emoji/http/realm-emoji.presenter.js';
@@ -25,7 +27,22 @@ const nameOf = <T extends Record<string, number>>(table: T, value: number): stri
   Object.entries(table).find(([, v]) => v === value)?.[0] ?? String(value);
 
 /** The sections POST /register can return today; the others arrive with their modules. */
-export const FETCHABLE = ['realm', 'realm_user', 'realm_user_groups', 'realm_domains', 'realm_emoji', 'user_status'] as const;
+export const FETCHABLE = [
+  'realm',
+  'realm_user',
+  'realm_user_groups',
+  'realm_domains',
+  'realm_linkifiers',
+  'realm_filters',
+  'realm_playgrounds',
+  'realm_emoji',
+  'user_status',
+] as const;
+
+/** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
+export interface ClientCapabilities {
+  linkifierUrlTemplate: boolean;
+}
 
 /**
  * The initial state of POST /register for the requested sections (spec 30 §2.5/2.6). The
@@ -42,7 +59,12 @@ export class RegisterService {
     private readonly emoji: RealmEmojiService,
   ) {}
 
-  async initialState(actor: Actor, want: (section: string) => boolean, clientGravatar: boolean) {
+  async initialState(
+    actor: Actor,
+    want: (section: string) => boolean,
+    clientGravatar: boolean,
+    capabilities: ClientCapabilities = { linkifierUrlTemplate: false },
+  ) {
     const realm = await this.realms.get(actor.realmId);
     const state: Record<string, unknown> = { ...versionFields() };
     const settings = await this.realms.groupSettings(actor.realmId);
@@ -53,8 +75,18 @@ export class RegisterService {
       state.realm_user_groups = groups.map(presentUserGroup);
     }
     if (want('realm_domains')) {
-      const domains = await this.uow.run((tx) => tx.realms.domains(actor.realmId));
-      state.realm_domains = domains.map((d) => ({ domain: d.domain, allow_subdomains: d.allowSubdomains }));
+      state.realm_domains = (await this.realms.domains(actor.realmId)).map(presentDomain);
+    }
+    if (want('realm_linkifiers')) {
+      // Clients that do not announce linkifier_url_template cannot read URL templates.
+      state.realm_linkifiers = capabilities.linkifierUrlTemplate
+        ? (await this.realms.linkifiers(actor.realmId)).map(presentLinkifier)
+        : [];
+    }
+    // The legacy section: its tuples cannot express URL templates, so Zulip sends it empty.
+    if (want('realm_filters')) state.realm_filters = [];
+    if (want('realm_playgrounds')) {
+      state.realm_playgrounds = (await this.realms.playgrounds(actor.realmId)).map(presentPlayground);
     }
     if (want('realm_emoji')) state.realm_emoji = presentRealmEmojiMap(await this.emoji.list(actor));
     if (want('user_status')) state.user_status = presentUserStatusMap(await this.statuses.statusesOfRealm(actor));
@@ -70,7 +102,7 @@ export class RegisterService {
       realm_avatar_changes_disabled: realm.avatarChangesDisabled,
       realm_default_code_block_language: '',
       realm_default_language: realm.defaultLanguage,
-      realm_description: realm.description,
+      realm_description: paragraphHtml(realm.description),
       realm_digest_emails_enabled: false,
       realm_digest_weekday: 1,
       realm_disallow_disposable_email_addresses: realm.disallowDisposableEmailAddresses,

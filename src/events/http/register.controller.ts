@@ -18,6 +18,8 @@ export class RegisterController {
   async registerClient(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterDto) {
     const selector = p.fetch_event_types ?? p.event_types;
     const want = (section: string) => selector === null || selector.includes(section);
-    return this.register.initialState(actor, want, p.client_gravatar);
+    return this.register.initialState(actor, want, p.client_gravatar, {
+      linkifierUrlTemplate: p.client_capabilities.linkifier_url_template === true,
+    });
   }
 }

@@ -1,7 +1,8 @@
+import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmProperties } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 
 /** An organization's stored state (the realms row). */
-export interface RealmRecord {
+export interface RealmRecord extends RealmProperties {
   id: number;
   stringId: string;
   name: string;
@@ -34,6 +35,20 @@ export interface RealmRecord {
   sendWelcomeEmails: boolean;
 }
 
+export interface RealmDomainRecord {
+  id: number;
+  domain: string;
+  allowSubdomains: boolean;
+}
+
+export interface LinkifierRecord extends LinkifierDefinition {
+  id: number;
+}
+
+export interface PlaygroundRecord extends PlaygroundDefinition {
+  id: number;
+}
+
 export abstract class RealmRepository {
   /** Serialises first-start bootstrap between concurrently starting servers. */
   abstract lockForBootstrap(): Promise<void>;
@@ -44,6 +59,37 @@ export abstract class RealmRepository {
   abstract groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>>;
   abstract setGroupSettings(realmId: number, groupIds: Readonly<Record<string, number>>): Promise<void>;
   abstract domains(realmId: number): Promise<{ domain: string; allowSubdomains: boolean }[]>;
+  /** The realms row, locked until the transaction ends (concurrent settings changes serialise). */
+  abstract getForUpdate(realmId: number): Promise<RealmRecord>;
+  abstract updateProperties(realmId: number, changes: Partial<RealmProperties>): Promise<void>;
+  /** An allowed domain by its exact text, locked. */
+  abstract findDomain(realmId: number, domain: string): Promise<RealmDomainRecord | null>;
+  abstract addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<number>;
+  abstract setDomainAllowSubdomains(domainId: number, allowSubdomains: boolean): Promise<void>;
+  abstract removeDomain(domainId: number): Promise<void>;
+  abstract countDomains(realmId: number): Promise<number>;
+}
+
+/** The organization's linkifiers, in a transaction. */
+export abstract class LinkifierRepository {
+  /** Every linkifier id, locked (reordering and appending serialise on them). */
+  abstract lockIds(realmId: number): Promise<number[]>;
+  abstract find(realmId: number, linkifierId: number): Promise<LinkifierRecord | null>;
+  abstract patternTaken(realmId: number, pattern: string, exceptId?: number): Promise<boolean>;
+  /** Appends after the last one in order. */
+  abstract insert(realmId: number, linkifier: LinkifierDefinition): Promise<number>;
+  abstract update(realmId: number, linkifierId: number, linkifier: LinkifierDefinition): Promise<void>;
+  abstract remove(realmId: number, linkifierId: number): Promise<void>;
+  /** Gives the listed linkifiers the orders 0, 1, 2, ... */
+  abstract setOrder(realmId: number, orderedIds: readonly number[]): Promise<void>;
+}
+
+/** The organization's code playgrounds, in a transaction. */
+export abstract class PlaygroundRepository {
+  abstract taken(realmId: number, pygmentsLanguage: string, name: string): Promise<boolean>;
+  abstract insert(realmId: number, playground: PlaygroundDefinition): Promise<number>;
+  abstract find(realmId: number, playgroundId: number): Promise<PlaygroundRecord | null>;
+  abstract remove(realmId: number, playgroundId: number): Promise<void>;
 }
 
 /** Read side: the organization this server hosts. */
@@ -51,4 +97,13 @@ export abstract class RealmQueries {
   abstract idByStringId(stringId: string): Promise<number | null>;
   abstract get(realmId: number): Promise<RealmRecord>;
   abstract groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>>;
+  abstract domains(realmId: number): Promise<RealmDomainRecord[]>;
+  /** In application order. */
+  abstract linkifiers(realmId: number): Promise<LinkifierRecord[]>;
+  abstract playgrounds(realmId: number): Promise<PlaygroundRecord[]>;
+}
+
+/** Compiles organization-defined regular expressions (RE2). */
+export abstract class PatternEngine {
+  abstract readonly compile: PatternCompiler;
 }

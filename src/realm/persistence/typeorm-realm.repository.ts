@@ -1,8 +1,17 @@
+import { REALM_PROPERTY_API_NAMES, type RealmProperties, type RealmPropertyName } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GROUPS_WITH_MEMBERS_SQL, settingValueFrom } from '../../users/persistence/typeorm-user.queries.js';
-import { RealmQueries, type RealmRecord, RealmRepository } from '../application/realm.ports.js';
+import {
+  type LinkifierRecord,
+  type PlaygroundRecord,
+  type RealmDomainRecord,
+  RealmQueries,
+  type RealmRecord,
+  RealmRepository,
+} from '../application/realm.ports.js';
+import { LINKIFIER_COLUMNS, PLAYGROUND_COLUMNS, toLinkifier, toPlayground } from './typeorm-realm-resources.repository.js';
 import { camelRow } from '../../shared/persistence/rows.js';
 import { RealmRow } from './realm.row.js';
 
@@ -18,10 +27,22 @@ async function readGroupSettings(em: EntityManager, realmId: number): Promise<Re
   return Object.fromEntries(settings.map((s) => [s.setting, settingValueFrom(byId as never, s.group_id)]));
 }
 
-async function getRealm(em: EntityManager, realmId: number): Promise<RealmRecord> {
-  const [row] = await em.query(`SELECT * FROM realms WHERE id = $1`, [realmId]);
+async function getRealm(em: EntityManager, realmId: number, forUpdate = false): Promise<RealmRecord> {
+  const [row] = await em.query(`SELECT * FROM realms WHERE id = $1 ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId]);
   if (!row) throw new Error(`no realm ${realmId}`);
   return camelRow<RealmRecord>(row);
+}
+
+type DomainRow = { id: number; domain: string; allow_subdomains: boolean };
+const toDomain = (r: DomainRow): RealmDomainRecord => ({ id: r.id, domain: r.domain, allowSubdomains: r.allow_subdomains });
+
+/** Allowed domains in the order they were added (Zulip lists them unordered, which is id order in practice). */
+async function listDomains(em: EntityManager, realmId: number): Promise<RealmDomainRecord[]> {
+  const rows: DomainRow[] = await em.query(
+    `SELECT id, domain, allow_subdomains FROM realm_domains WHERE realm_id = $1 ORDER BY id`,
+    [realmId],
+  );
+  return rows.map(toDomain);
 }
 
 export class TypeOrmRealmRepository extends RealmRepository {
@@ -67,15 +88,49 @@ export class TypeOrmRealmRepository extends RealmRepository {
     );
   }
 
-  async domains(realmId: number): Promise<{ domain: string; allowSubdomains: boolean }[]> {
-    const rows = await this.em.query(
-      `SELECT domain, allow_subdomains FROM realm_domains WHERE realm_id = $1 ORDER BY domain`,
-      [realmId],
+  domains(realmId: number): Promise<RealmDomainRecord[]> {
+    return listDomains(this.em, realmId);
+  }
+
+  getForUpdate(realmId: number): Promise<RealmRecord> {
+    return getRealm(this.em, realmId, true);
+  }
+
+  async updateProperties(realmId: number, changes: Partial<RealmProperties>): Promise<void> {
+    const keys = Object.keys(changes) as RealmPropertyName[];
+    if (keys.length === 0) return;
+    // Column names come from the fixed property table, never from the request.
+    const sets = keys.map((k, i) => `${REALM_PROPERTY_API_NAMES[k]} = $${i + 2}`);
+    await this.em.query(`UPDATE realms SET ${sets.join(', ')} WHERE id = $1`, [realmId, ...keys.map((k) => changes[k])]);
+  }
+
+  async findDomain(realmId: number, domain: string): Promise<RealmDomainRecord | null> {
+    const rows: DomainRow[] = await this.em.query(
+      `SELECT id, domain, allow_subdomains FROM realm_domains WHERE realm_id = $1 AND domain = $2 FOR UPDATE`,
+      [realmId, domain],
     );
-    return rows.map((r: { domain: string; allow_subdomains: boolean }) => ({
-      domain: r.domain,
-      allowSubdomains: r.allow_subdomains,
-    }));
+    return rows.length > 0 ? toDomain(rows[0]) : null;
+  }
+
+  async addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<number> {
+    const [row] = await this.em.query(
+      `INSERT INTO realm_domains (realm_id, domain, allow_subdomains) VALUES ($1, $2, $3) RETURNING id`,
+      [realmId, domain, allowSubdomains],
+    );
+    return row.id;
+  }
+
+  async setDomainAllowSubdomains(domainId: number, allowSubdomains: boolean): Promise<void> {
+    await this.em.query(`UPDATE realm_domains SET allow_subdomains = $2 WHERE id = $1`, [domainId, allowSubdomains]);
+  }
+
+  async removeDomain(domainId: number): Promise<void> {
+    await this.em.query(`DELETE FROM realm_domains WHERE id = $1`, [domainId]);
+  }
+
+  async countDomains(realmId: number): Promise<number> {
+    const [row] = await this.em.query(`SELECT count(*)::int AS n FROM realm_domains WHERE realm_id = $1`, [realmId]);
+    return row.n;
   }
 }
 
@@ -96,5 +151,24 @@ export class TypeOrmRealmQueries extends RealmQueries {
 
   groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>> {
     return readGroupSettings(this.ds.manager, realmId);
+  }
+
+  domains(realmId: number): Promise<RealmDomainRecord[]> {
+    return listDomains(this.ds.manager, realmId);
+  }
+
+  async linkifiers(realmId: number): Promise<LinkifierRecord[]> {
+    const rows = await this.ds.query(
+      `SELECT ${LINKIFIER_COLUMNS} FROM linkifiers WHERE realm_id = $1 ORDER BY "order", id`,
+      [realmId],
+    );
+    return rows.map(toLinkifier);
+  }
+
+  async playgrounds(realmId: number): Promise<PlaygroundRecord[]> {
+    const rows = await this.ds.query(`SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 ORDER BY id`, [
+      realmId,
+    ]);
+    return rows.map(toPlayground);
   }
 }

@@ -3,8 +3,8 @@ import type { MessageRepository } from '../../messages/application/message.ports
 import type { DraftRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
 import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
 import type { RealmEmojiRepository } from '../../emoji/application/realm-emoji.ports.js';
-import type { RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserStatusRepository } from '../../users/application/user-status.ports.js';
+import type { LinkifierRepository, PlaygroundRepository, RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
 import type { EmailSender } from './email-sender.js';
@@ -23,6 +23,8 @@ export interface Tx {
   readonly emails: EmailSender;
   readonly userStatus: UserStatusRepository;
   readonly realmEmoji: RealmEmojiRepository;
+  readonly linkifiers: LinkifierRepository;
+  readonly playgrounds: PlaygroundRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

@@ -5,6 +5,7 @@ import { TypeOrmMessageRepository } from '../../messages/persistence/typeorm-mes
 import { TypeOrmDraftRepository, TypeOrmSavedSnippetRepository } from '../../drafts/persistence/typeorm-draft.repository.js';
 import { TypeOrmInvitationRepository } from '../../invitations/persistence/typeorm-invitation.repository.js';
 import { TypeOrmRealmEmojiRepository } from '../../emoji/persistence/typeorm-realm-emoji.repository.js';
+import { TypeOrmLinkifierRepository, TypeOrmPlaygroundRepository } from '../../realm/persistence/typeorm-realm-resources.repository.js';
 import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.repository.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
@@ -17,6 +18,7 @@ import { DomainError } from '@app/domain/shared';
 import { userGroupAlreadyExists } from '@app/domain/users';
 import { channelAlreadyExists } from '@app/domain/channels';
 import { customEmojiAlreadyExists } from '@app/domain/emoji';
+import { domainAlreadyAdded, uniqueTogetherMessage, validationFailure } from '@app/domain/realm';
 
 /**
  * One database transaction per use case. Repositories are built on the transaction's
@@ -48,6 +50,8 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           emails: new OutboxEmailSender(em),
           userStatus: new TypeOrmUserStatusRepository(em),
           realmEmoji: new TypeOrmRealmEmojiRepository(em),
+          linkifiers: new TypeOrmLinkifierRepository(em),
+          playgrounds: new TypeOrmPlaygroundRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
         return work(tx);
@@ -57,6 +61,11 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     return result;
   }
 }
+
+const UNIQUE_TOGETHER: Record<string, string> = {
+  linkifiers_realm_pattern_key: uniqueTogetherMessage('Realm filter', ['Realm', 'Pattern']),
+  code_playgrounds_realm_language_name_key: uniqueTogetherMessage('Realm playground', ['Realm', 'Pygments language', 'Name']),
+};
 
 /** A unique violation that a concurrent request won is reported like the rule it protects. */
 function translateConstraintViolation(e: unknown): never {
@@ -71,6 +80,9 @@ function translateConstraintViolation(e: unknown): never {
     if (err.constraint === 'user_groups_realm_name_key') throw userGroupAlreadyExists(value);
     if (err.constraint === 'channels_realm_name_key') throw channelAlreadyExists(value);
     if (err.constraint === 'realm_emoji_realm_active_name_key') throw customEmojiAlreadyExists();
+    if (err.constraint === 'realm_domains_realm_domain_key') throw domainAlreadyAdded(value);
+    const clash = UNIQUE_TOGETHER[err.constraint ?? ''];
+    if (clash !== undefined) throw validationFailure(clash, { __all__: [clash] });
   }
   throw e;
 }

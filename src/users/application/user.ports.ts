@@ -76,6 +76,11 @@ export abstract class UserGroupRepository {
   abstract systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>>;
   /** Replaces the user's direct memberships of system groups (role changes, new users). */
   abstract setSystemGroupMemberships(realmId: number, userId: number, groups: readonly SystemGroupName[]): Promise<void>;
+  /**
+   * Makes role:fullmembers' direct members exactly the members (role 400) who joined at or
+   * before `cutoff` (Zulip's update_users_in_full_members_system_group), in two statements.
+   */
+  abstract refreshFullMembers(realmId: number, cutoff: Date): Promise<void>;
   abstract createNamed(g: {
     realmId: number;
     name: string;

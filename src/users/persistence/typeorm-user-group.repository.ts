@@ -65,6 +65,24 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     );
   }
 
+  async refreshFullMembers(realmId: number, cutoff: Date): Promise<void> {
+    const groups = await this.systemGroupIds(realmId);
+    const full = groups.get(SystemGroup.FULL_MEMBERS)!;
+    const members = groups.get(SystemGroup.MEMBERS)!;
+    await this.em.query(
+      `DELETE FROM user_group_members m USING users u
+       WHERE m.group_id = $1 AND u.id = m.user_id AND (u.role <> 400 OR u.date_joined > $2)`,
+      [full, cutoff],
+    );
+    await this.em.query(
+      `INSERT INTO user_group_members (group_id, user_id, realm_id)
+       SELECT $1, m.user_id, $3 FROM user_group_members m JOIN users u ON u.id = m.user_id
+       WHERE m.group_id = $2 AND u.role = 400 AND u.date_joined <= $4
+       ON CONFLICT DO NOTHING`,
+      [full, members, realmId, cutoff],
+    );
+  }
+
   async createNamed(g: {
     realmId: number;
     name: string;

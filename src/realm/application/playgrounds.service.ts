@@ -1,0 +1,39 @@
+import { checkPlayground, normalisePlayground, playgroundNotFound } from '@app/domain/realm';
+import type { Actor } from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { type PlaygroundRecord, RealmQueries } from './realm.ports.js';
+
+/** Code playgrounds (spec 22 §2). */
+@Injectable()
+export class PlaygroundsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly queries: RealmQueries,
+  ) {}
+
+  listPlaygrounds(actor: Actor): Promise<PlaygroundRecord[]> {
+    return this.queries.playgrounds(actor.realmId);
+  }
+
+  /** POST /realm/playgrounds (the language was checked with the parameters). */
+  async addPlayground(actor: Actor, raw: { name: string; pygmentsLanguage: string; urlTemplate: string }): Promise<number> {
+    const playground = normalisePlayground(raw);
+    return this.uow.run(async (tx) => {
+      const taken =
+        playground.name !== '' &&
+        playground.pygmentsLanguage !== '' &&
+        (await tx.playgrounds.taken(actor.realmId, playground.pygmentsLanguage, playground.name));
+      checkPlayground(playground, taken);
+      return tx.playgrounds.insert(actor.realmId, playground);
+    });
+  }
+
+  /** DELETE /realm/playgrounds/{id}. */
+  async removePlayground(actor: Actor, playgroundId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      if ((await tx.playgrounds.find(actor.realmId, playgroundId)) === null) throw playgroundNotFound();
+      await tx.playgrounds.remove(actor.realmId, playgroundId);
+    });
+  }
+}

@@ -1,0 +1,142 @@
+import {
+  assertCanChangeRealmSettings,
+  changedRealmProperties,
+  fullMemberCutoff,
+  parseMessageTimeLimit,
+  parseRealmRetentionDays,
+  REALM_GROUP_SETTING_NAMES,
+  REALM_GROUP_SETTINGS,
+  type RealmGroupSettingName,
+  type RealmProperties,
+} from '@app/domain/realm';
+import {
+  type Actor,
+  expectationMismatch,
+  type GroupSettingValue,
+  groupSettingEquals,
+  isOwner,
+  normaliseGroupSetting,
+  SystemGroup,
+  validateGroupSetting,
+} from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../shared/application/clock.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+
+export interface GroupSettingUpdate {
+  new: GroupSettingValue;
+  old?: GroupSettingValue;
+}
+
+/** PATCH /realm as the controller hands it over: values as sent, absent ones undefined. */
+export interface RealmSettingsRequest {
+  name?: string;
+  description?: string;
+  allowMessageEditing?: boolean;
+  messageContentEditLimitSeconds?: number | string;
+  messageContentDeleteLimitSeconds?: number | string;
+  moveMessagesWithinStreamLimitSeconds?: number | string;
+  moveMessagesBetweenStreamsLimitSeconds?: number | string;
+  messageEditHistoryVisibilityPolicy?: number;
+  topicsPolicy?: number;
+  messageRetentionDays?: number | string;
+  waitingPeriodThreshold?: number;
+  inviteRequired?: boolean;
+  emailsRestrictedToDomains?: boolean;
+  disallowDisposableEmailAddresses?: boolean;
+  enableSpectatorAccess?: boolean;
+  groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingUpdate>>;
+  /** API names of every setting the request carried (for the owner-only rule). */
+  given: readonly string[];
+}
+
+/** What changed, as PATCH /realm reports it. */
+export interface RealmSettingsResult {
+  properties: Record<string, unknown>;
+  groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingValue>>;
+}
+
+const TIME_LIMITS = [
+  ['messageContentDeleteLimitSeconds', 'message_content_delete_limit_seconds'],
+  ['messageContentEditLimitSeconds', 'message_content_edit_limit_seconds'],
+  ['moveMessagesWithinStreamLimitSeconds', 'move_messages_within_stream_limit_seconds'],
+  ['moveMessagesBetweenStreamsLimitSeconds', 'move_messages_between_streams_limit_seconds'],
+] as const;
+
+/** PATCH /realm (spec 22 §7): the organization's settings, all in one transaction. */
+@Injectable()
+export class RealmSettingsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async updateRealm(actor: Actor, req: RealmSettingsRequest): Promise<RealmSettingsResult> {
+    // Zulip's order: owner-only settings, the retention policy, then the time limits.
+    assertCanChangeRealmSettings(req.given, isOwner(actor.role));
+    const requested: Partial<RealmProperties> = {
+      name: req.name,
+      description: req.description,
+      allowMessageEditing: req.allowMessageEditing,
+      messageEditHistoryVisibilityPolicy: req.messageEditHistoryVisibilityPolicy,
+      topicsPolicy: req.topicsPolicy,
+      waitingPeriodThreshold: req.waitingPeriodThreshold,
+      inviteRequired: req.inviteRequired,
+      emailsRestrictedToDomains: req.emailsRestrictedToDomains,
+      disallowDisposableEmailAddresses: req.disallowDisposableEmailAddresses,
+      enableSpectatorAccess: req.enableSpectatorAccess,
+    };
+    if (req.messageRetentionDays !== undefined) requested.messageRetentionDays = parseRealmRetentionDays(req.messageRetentionDays);
+    for (const [key, apiName] of TIME_LIMITS) {
+      const raw = req[key];
+      if (raw !== undefined) requested[key] = parseMessageTimeLimit(apiName, raw);
+    }
+
+    return this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const realm = await tx.realms.getForUpdate(realmId);
+      const { changes, reported } = changedRealmProperties(realm, requested);
+      const groupSettings = await this.changeGroupSettings(tx, realmId, req.groupSettings);
+      await tx.realms.updateProperties(realmId, changes);
+      if (changes.waitingPeriodThreshold !== undefined) {
+        await tx.groups.refreshFullMembers(realmId, fullMemberCutoff(this.clock.now(), changes.waitingPeriodThreshold));
+      }
+      return { properties: reported, groupSettings };
+    });
+  }
+
+  /** Each `{new, old}` update (spec 01 §8.2), in the settings' order; returns the changed values. */
+  private async changeGroupSettings(
+    tx: Tx,
+    realmId: number,
+    updates: RealmSettingsRequest['groupSettings'],
+  ): Promise<Partial<Record<RealmGroupSettingName, GroupSettingValue>>> {
+    const names = REALM_GROUP_SETTING_NAMES.filter((n) => updates[n] !== undefined);
+    if (names.length === 0) return {};
+    const current = await tx.realms.groupSettings(realmId);
+    const nobody = (await tx.groups.systemGroupIds(realmId)).get(SystemGroup.NOBODY)!;
+    const changed: Partial<Record<RealmGroupSettingName, GroupSettingValue>> = {};
+    const stored: Record<string, number> = {};
+    for (const name of names) {
+      const update = updates[name]!;
+      const next = normaliseGroupSetting(update.new, nobody);
+      if (update.old !== undefined && !groupSettingEquals(normaliseGroupSetting(update.old, nobody), current[name])) {
+        throw expectationMismatch();
+      }
+      if (groupSettingEquals(next, current[name])) continue;
+      const groupIds = typeof next === 'number' ? [next] : [...next.directSubgroups];
+      const userIds = typeof next === 'number' ? [] : [...next.directMembers];
+      validateGroupSetting(
+        name,
+        next,
+        REALM_GROUP_SETTINGS[name].config,
+        await tx.groups.facts(realmId, groupIds),
+        await tx.groups.activeUserIds(realmId, userIds),
+      );
+      stored[name] = await tx.groups.storeSettingValue(realmId, next);
+      changed[name] = next;
+    }
+    if (Object.keys(stored).length > 0) await tx.realms.setGroupSettings(realmId, stored);
+    return changed;
+  }
+}

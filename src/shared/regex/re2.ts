@@ -1,0 +1,124 @@
+import type { CompiledPattern, PatternCompiler } from '@app/domain/realm';
+import { createRequire } from 'node:module';
+import { PatternEngine } from '../../realm/application/realm.ports.js';
+
+/*
+ * RE2 (Google's C++ library, compiled to WebAssembly by the `re2-wasm` package) for the
+ * patterns organizations define, so syntax, semantics and error texts are RE2's, as in Zulip
+ * (which compiles linkifier patterns with RE2's Python binding). The package's JS wrapper
+ * rewrites patterns from JavaScript syntax first; this uses the underlying RE2 object
+ * directly so patterns are read exactly as RE2 reads them.
+ */
+
+interface CppVector<V> {
+  get(i: number): V;
+  size(): number;
+  delete(): void;
+}
+interface CppMap<K, V> {
+  keys(): CppVector<K>;
+  get(k: K): V;
+  delete(): void;
+}
+interface WrappedRE2 {
+  ok(): boolean;
+  error(): string;
+  match(input: string, start: number, getCapturingGroups: boolean): { match: string; index: number; groups: (string | undefined)[] };
+  capturingGroupNames(): CppMap<number, string>;
+  delete(): void;
+}
+type WrappedRE2Constructor = new (pattern: string, ignoreCase: boolean, multiline: boolean, dotAll: boolean) => WrappedRE2;
+
+const { WrappedRE2 } = createRequire(import.meta.url)('re2-wasm/build/wasm/re2.js') as { WrappedRE2: WrappedRE2Constructor };
+
+/**
+ * Current RE2 also reads `(?<name>...)` as a named group; the RE2 build inside re2-wasm
+ * predates that, so such groups (outside character classes, not escaped) are spelled
+ * `(?P<name>...)` for it.
+ */
+export function spellNamedGroupsForRe2(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  let classStart = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (pattern.startsWith('\\Q', i)) {
+      // \Q...\E quotes everything up to \E (or the end) literally.
+      const end = pattern.indexOf('\\E', i + 2);
+      const stop = end < 0 ? pattern.length : end + 2;
+      out += pattern.slice(i, stop);
+      i = stop - 1;
+      continue;
+    }
+    if (c === '\\') {
+      out += pattern.slice(i, i + 2);
+      i += 1;
+      continue;
+    }
+    if (inClass) {
+      // A "]" right after "[" or "[^" is a literal member, not the end of the class.
+      const body = out.slice(classStart);
+      if (c === ']' && body !== '' && body !== '^') inClass = false;
+    } else if (c === '[') {
+      inClass = true;
+      classStart = out.length + 1;
+    } else if (pattern.startsWith('(?<', i) && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
+      out += '(?P<';
+      i += 2;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Runs `use` on a freshly compiled RE2 object and frees it (WebAssembly memory is not garbage-collected). */
+function withRe2<T>(pattern: string, use: (re: WrappedRE2) => T): T {
+  const re = new WrappedRE2(spellNamedGroupsForRe2(pattern), false, false, false);
+  try {
+    return use(re);
+  } finally {
+    re.delete();
+  }
+}
+
+/** Group number → name of every named group. */
+function groupNamesOf(re: WrappedRE2): Map<number, string> {
+  const map = re.capturingGroupNames();
+  const keys = map.keys();
+  try {
+    const out = new Map<number, string>();
+    for (let i = 0; i < keys.size(); i++) out.set(keys.get(i), map.get(keys.get(i)));
+    return out;
+  } finally {
+    keys.delete();
+    map.delete();
+  }
+}
+
+export const compileRe2: PatternCompiler = (pattern) => {
+  const compiled = withRe2(pattern, (re): { names: Map<number, string> } | { error: string } =>
+    re.ok() ? { names: groupNamesOf(re) } : { error: re.error() },
+  );
+  if ('error' in compiled) return { ok: false, error: compiled.error };
+  const regex: CompiledPattern = {
+    groupNames: [...new Set(compiled.names.values())],
+    search: (text) =>
+      withRe2(pattern, (re) => {
+        const m = re.match(text, 0, true);
+        if (m.index < 0) return null;
+        const groups: Record<string, string | undefined> = {};
+        // With a duplicated name the leftmost group counts, as in RE2's NamedCapturingGroups.
+        for (const [number, name] of [...compiled.names].sort((a, b) => a[0] - b[0])) {
+          if (!(name in groups)) groups[name] = m.groups[number - 1];
+        }
+        return groups;
+      }),
+  };
+  return { ok: true, regex };
+};
+
+/** The PatternEngine port, backed by RE2. */
+export class Re2PatternEngine extends PatternEngine {
+  readonly compile = compileRe2;
+}

@@ -1,0 +1,78 @@
+import { DomainError } from '@app/domain/shared';
+import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import { TestApp } from '../../support/test-app.js';
+
+let t: TestApp;
+let uow: UnitOfWork;
+let ds: DataSource;
+let realmId: number;
+beforeAll(async () => {
+  t = await TestApp.start();
+  uow = t.app.get(UnitOfWork);
+  ds = t.app.get(DataSource);
+  realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
+});
+afterAll(() => t.close());
+
+async function failure(work: Promise<unknown>): Promise<DomainError> {
+  try {
+    await work;
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  throw new Error('no error');
+}
+
+const linkifier = (pattern: string) => ({
+  pattern,
+  urlTemplate: 'https://x/{id}',
+  exampleInput: null,
+  reverseTemplate: null,
+  alternativeUrlTemplates: ['https://y/{id}'],
+});
+
+describe('organization resources in PostgreSQL', () => {
+  it('reports a duplicate that slipped past the checks with the rule’s own text', async () => {
+    await uow.run((tx) => tx.linkifiers.insert(realmId, linkifier('#(?P<id>\\d+)')));
+    const e = await failure(uow.run((tx) => tx.linkifiers.insert(realmId, linkifier('#(?P<id>\\d+)'))));
+    expect([e.msg, e.data]).toEqual([
+      'Realm filter with this Realm and Pattern already exists.',
+      { errors: { __all__: ['Realm filter with this Realm and Pattern already exists.'] } },
+    ]);
+
+    const playground = { name: 'P', pygmentsLanguage: 'Python', urlTemplate: 'https://p{code}' };
+    await uow.run((tx) => tx.playgrounds.insert(realmId, playground));
+    expect((await failure(uow.run((tx) => tx.playgrounds.insert(realmId, playground)))).msg).toBe(
+      'Realm playground with this Realm, Pygments language and Name already exists.',
+    );
+
+    await uow.run((tx) => tx.realms.addDomain(realmId, 'acme.com', false));
+    expect((await failure(uow.run((tx) => tx.realms.addDomain(realmId, 'acme.com', true)))).msg).toBe(
+      'The domain acme.com is already a part of your organization.',
+    );
+  });
+
+  it('keeps long patterns unique through their digest', async () => {
+    const long = `(?P<id>\\d+)${'a'.repeat(10_000)}`;
+    await uow.run((tx) => tx.linkifiers.insert(realmId, linkifier(long)));
+    expect(await uow.run((tx) => tx.linkifiers.patternTaken(realmId, long))).toBe(true);
+    expect(await uow.run((tx) => tx.linkifiers.patternTaken(realmId, `${long}b`))).toBe(false);
+  });
+
+  it('appends linkifiers after the last in order, and reorders them', async () => {
+    const before = await uow.run((tx) => tx.linkifiers.lockIds(realmId));
+    const a = await uow.run((tx) => tx.linkifiers.insert(realmId, linkifier('A(?P<id>\\d+)')));
+    const b = await uow.run((tx) => tx.linkifiers.insert(realmId, linkifier('B(?P<id>\\d+)')));
+    const order = async () =>
+      (await ds.query(`SELECT id FROM linkifiers WHERE realm_id = $1 ORDER BY "order", id`, [realmId])).map((r: { id: number }) => r.id);
+    expect(await order()).toEqual([...before, a, b]);
+    await uow.run((tx) => tx.linkifiers.setOrder(realmId, [b, ...before, a]));
+    expect(await order()).toEqual([b, ...before, a]);
+    const c = await uow.run((tx) => tx.linkifiers.insert(realmId, linkifier('C(?P<id>\\d+)')));
+    expect(await order()).toEqual([b, ...before, a, c]);
+    const [row] = await ds.query(`SELECT alternative_url_templates FROM linkifiers WHERE id = $1`, [c]);
+    expect(row.alternative_url_templates).toEqual(['https://y/{id}']);
+  });
+});
