@@ -301,12 +301,9 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     return row.id;
   }
 
-  /**
-   * No message can exist before the messages module adds its table; that module answers this
-   * from its own rows.
-   */
-  async hasMessagesOutsideEmptyTopic(_channelId: number): Promise<boolean> {
-    return false;
+  async hasMessagesOutsideEmptyTopic(channelId: number): Promise<boolean> {
+    const rows = await this.em.query(`SELECT 1 FROM messages WHERE channel_id = $1 AND topic <> '' LIMIT 1`, [channelId]);
+    return rows.length > 0;
   }
 }
 

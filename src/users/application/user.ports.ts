@@ -116,6 +116,8 @@ export abstract class UserQueries {
   abstract list(realmId: number): Promise<UserRecord[]>;
   abstract get(realmId: number, userId: number): Promise<UserRecord | null>;
   abstract systemBots(realmId: number): Promise<UserRecord[]>;
+  /** The newest message the user received, or -1. */
+  abstract maxMessageId(userId: number): Promise<number>;
   abstract listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]>;
 }
 

@@ -62,6 +62,10 @@ export class UsersService {
     return user;
   }
 
+  maxMessageId(userId: number): Promise<number> {
+    return this.queries.maxMessageId(userId);
+  }
+
   listUsers(actor: Actor): Promise<UserRecord[]> {
     return this.queries.list(actor.realmId);
   }

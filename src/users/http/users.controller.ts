@@ -27,8 +27,7 @@ export class UsersController {
   @Get('users/me')
   async me(@CurrentActor() actor: Actor) {
     const me = await this.users.getUser(actor, actor.userId);
-    // max_message_id: the newest message the user can see; -1 while the organization has none.
-    return { ...presentUser(me, { clientGravatar: false }), max_message_id: -1 };
+    return { ...presentUser(me, { clientGravatar: false }), max_message_id: await this.users.maxMessageId(actor.userId) };
   }
 
   @Delete('users/me')

@@ -82,6 +82,11 @@ export class TypeOrmUserQueries extends UserQueries {
     return row ? toRecord(camelRow<UserRow>(row)) : null;
   }
 
+  async maxMessageId(userId: number): Promise<number> {
+    const [row] = await this.ds.query(`SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1`, [userId]);
+    return row?.id ?? -1;
+  }
+
   async systemBots(realmId: number): Promise<UserRecord[]> {
     const rows = await this.ds.query(`${USER_SELECT} WHERE realm_id = $1 AND is_system_bot ORDER BY id`, [realmId]);
     return rows.map((r: Record<string, unknown>) => toRecord(camelRow<UserRow>(r)));

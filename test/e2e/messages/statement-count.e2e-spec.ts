@@ -1,0 +1,87 @@
+import pg from 'pg';
+import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
+import { createChannels } from '../../support/channels.js';
+import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
+
+/**
+ * Set-based SQL: the statements a request sends do not depend on how many users it touches.
+ * 500 subscribers are inserted directly in SQL (the API would take a while to make them).
+ */
+let t: TestApp;
+let counter: StatementCounter;
+let small: number;
+let big: number;
+let member: Account;
+beforeAll(async () => {
+  t = await TestApp.start();
+  counter = t.app.get(StatementCounter);
+  member = await t.createUser();
+  ({ small, big } = await createChannels(t, ['small', 'big']));
+  const c = new pg.Client({ connectionString: t.databaseUrl });
+  await c.connect();
+  try {
+    await c.query(
+      `INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, role)
+       SELECT 1, 'bulk' || g || '@example.com', 'bulk' || g || '@example.com', 'Bulk ' || g, md5(g::text), 400
+       FROM generate_series(1, 500) AS g`,
+    );
+    await c.query(
+      `INSERT INTO subscriptions (realm_id, user_id, channel_id, color)
+       SELECT 1, id, $1, '#c2c2c2' FROM users WHERE email LIKE 'bulk%'`,
+      [big],
+    );
+  } finally {
+    await c.end();
+  }
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'small' }, { name: 'big' }], principals: [member.id] } });
+});
+afterAll(() => t.close());
+
+async function statements(request: () => Promise<{ status: number; body: unknown }>): Promise<number> {
+  const before = counter.count;
+  const res = await request();
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return counter.count - before;
+}
+
+describe('statements per request', () => {
+  it('are the same sending to 1 or 500+ subscribers', async () => {
+    // Warm both topics so both sends take the same path (existing topic).
+    for (const to of ['small', 'big']) expectSuccess(await t.post('messages', { form: { type: 'stream', to, topic: 't', content: 'warm up' } }));
+    const toSmall = await statements(() => t.post('messages', { form: { type: 'stream', to: 'small', topic: 't', content: 'hello @**all**' } }));
+    const toBig = await statements(() => t.post('messages', { form: { type: 'stream', to: 'big', topic: 't', content: 'hello @**all**' } }));
+    expect(toBig).toBe(toSmall);
+    const c = new pg.Client({ connectionString: t.databaseUrl });
+    await c.connect();
+    try {
+      const { rows } = await c.query(
+        `SELECT count(*)::int AS n FROM user_messages um JOIN messages m ON m.id = um.message_id
+         WHERE m.channel_id = $1 AND m.content = 'hello @**all**'`,
+        [big],
+      );
+      expect(rows[0].n).toBe(502); // 500 + the member + the sender
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('are the same marking 1 or 500 messages read, and moving a topic of 1 or 500 messages', async () => {
+    const send = (to: string, topic: string) => t.post('messages', { form: { type: 'stream', to, topic, content: 'x' } });
+    const one = [(await send('small', 'one')).body.id];
+    const many: number[] = [];
+    for (let i = 0; i < 500; i++) many.push((await send('small', 'many')).body.id);
+    const flagOne = await statements(() => t.post('messages/flags', { as: member, form: { messages: one, op: 'add', flag: 'read' } }));
+    const flagMany = await statements(() => t.post('messages/flags', { as: member, form: { messages: many, op: 'add', flag: 'read' } }));
+    expect(flagMany).toBe(flagOne);
+    const moveOne = await statements(() => t.patch(`messages/${one[0]}`, { form: { topic: 'one moved', propagate_mode: 'change_all' } }));
+    const moveMany = await statements(() => t.patch(`messages/${many[0]}`, { form: { topic: 'many moved', propagate_mode: 'change_all' } }));
+    expect(moveMany).toBe(moveOne);
+  });
+
+  it('are the same subscribing 1 or 500 users', async () => {
+    const ids = (await t.get('users')).body.members.map((m: { user_id: number }) => m.user_id).filter((id: number) => id !== t.owner.id);
+    const oneUser = await statements(() => t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'fresh1' }], principals: [ids[0]] } }));
+    const manyUsers = await statements(() => t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'fresh2' }], principals: ids.slice(0, 500) } }));
+    expect(manyUsers).toBe(oneUser);
+  });
+});
