@@ -1,8 +1,16 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { EmojiModule } from '../emoji/emoji.module.js';
 import { UsersModule } from '../users/users.module.js';
+import { EventQueues } from './application/event-queues.js';
 import { RegisterService } from './application/register.service.js';
 import { RegisterController } from './http/register.controller.js';
+import { PgEventListener } from './persistence/pg-event-listener.js';
 
-@Module({ imports: [UsersModule, EmojiModule], controllers: [RegisterController], providers: [RegisterService] })
+@Global()
+@Module({
+  imports: [UsersModule, EmojiModule],
+  controllers: [RegisterController],
+  providers: [RegisterService, EventQueues, PgEventListener],
+  exports: [EventQueues, PgEventListener],
+})
 export class EventsModule {}

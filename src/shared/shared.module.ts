@@ -1,7 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AccountRules } from './application/account-rules.js';
-import { EventQueue } from './application/client-event.js';
 import { Clock, SystemClock } from './application/clock.js';
 import { PasswordHasher } from './application/password-hasher.js';
 import { CryptoSecrets, Secrets } from './application/secrets.js';
@@ -12,7 +11,6 @@ import { SlidingWindowRateLimiter } from './auth/rate-limiter.js';
 import { ServerConfig } from './config/server-config.js';
 import { AppLogger } from './logging/logger.js';
 import { dataSourceProvider, DataSourceCloser, statementCounterProvider } from './persistence/database.providers.js';
-import { InMemoryEventQueue } from './persistence/in-memory-event-queue.js';
 import { TypeOrmUnitOfWork } from './persistence/typeorm-unit-of-work.js';
 
 /** Ports and adapters every context uses: configuration, time, secrets, the database. */
@@ -27,8 +25,6 @@ export class SharedModule {
       { provide: Secrets, useClass: CryptoSecrets },
       { provide: PasswordHasher, useValue: new Argon2PasswordHasher() },
       { provide: AccountRules, useValue: new LibraryAccountRules() },
-      InMemoryEventQueue,
-      { provide: EventQueue, useExisting: InMemoryEventQueue },
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
       statementCounterProvider,

@@ -74,6 +74,7 @@ export class TestApp {
       EXTERNAL_URL: 'http://chat.example.com',
       RATE_LIMITING: 'false',
       COUNT_SQL_STATEMENTS: 'true',
+      EVENT_HEARTBEAT_SECONDS: '2',
       UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
       ...env,
     });

@@ -74,7 +74,7 @@ export abstract class ChannelRepository {
     topic: string,
     policy: number | null,
     now: Date,
-  ): Promise<void>;
+  ): Promise<boolean>;
   abstract emailToken(
     realmId: number,
     channelId: number,
@@ -97,5 +97,7 @@ export abstract class ChannelQueries {
   abstract subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;
   abstract folders(realmId: number): Promise<ChannelFolderRecord[]>;
   abstract systemGroupNames(realmId: number): Promise<Map<number, string>>;
+  /** The organization's active users (bots included) with their roles: event recipients. */
+  abstract activeUsers(realmId: number): Promise<{ id: number; role: number }[]>;
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
 }

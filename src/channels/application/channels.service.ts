@@ -41,7 +41,17 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { paragraphHtml } from '../../shared/http/html.js';
 import type { UserRecord } from '../../users/application/user.ports.js';
+import type { ClientEvent } from '../../shared/application/client-event.js';
+import { userTopicEvent } from '../../messages/application/message.events.js';
+import { presentChannel } from '../http/channel.presenter.js';
 import { pairKey } from './channel.ports.js';
+import {
+  streamCreateEvents,
+  streamUpdateEvents,
+  subscriptionAddEvents,
+  subscriptionRemoveEvents,
+  subscriptionUpdateEvents,
+} from './channel.events.js';
 
 export interface SubscriptionRequestItem {
   name: string;
@@ -254,6 +264,7 @@ export class ChannelsService {
       }
     }
     await tx.channels.subscribe(realmId, toSubscribe);
+    tx.afterCommit(await subscriptionAddEvents(tx, realmId, toSubscribe));
     return { subscribed, already };
   }
 
@@ -351,6 +362,7 @@ export class ChannelsService {
       created.push((await tx.channels.findById(realmId, id))!);
     }
     if (req.isDefaultStream) await tx.channels.setDefault(realmId, created.map((c) => c.id), true);
+    tx.afterCommit(await streamCreateEvents(tx, realmId, created.map((c) => c.id)));
     return created;
   }
 
@@ -395,6 +407,7 @@ export class ChannelsService {
         }
       }
       await tx.channels.unsubscribe(pairs);
+      tx.afterCommit(await subscriptionRemoveEvents(tx, realmId, pairs, new Map(channels.map((c) => [c.id, c.name]))));
       return { removed, notRemoved };
     });
   }
@@ -469,7 +482,40 @@ export class ChannelsService {
         stored[name] = await tx.groups.storeSettingValue(realmId, channel.groupSettings[name]);
       }
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), stored);
+      tx.afterCommit(await this.streamChangeEvents(tx, realmId, channel));
     });
+  }
+
+  /** The `stream` events of the changes the channel aggregate recorded (spec 30 §7.7). */
+  private async streamChangeEvents(tx: Tx, realmId: number, channel: Channel): Promise<ClientEvent[]> {
+    const recorded = channel.pullEvents();
+    const record = await tx.channelQueries.channel(realmId, channel.id);
+    if (record === null || recorded.length === 0) return [];
+    const view = presentChannel(record, await tx.channelQueries.systemGroupNames(realmId));
+    const changes: { property: string; value: unknown; extra?: Record<string, unknown> }[] = [];
+    const events: ClientEvent[] = [];
+    for (const e of recorded) {
+      if (e.type === 'privacy_changed') {
+        changes.push({
+          property: 'invite_only',
+          value: view.invite_only,
+          extra: { history_public_to_subscribers: view.history_public_to_subscribers, is_web_public: view.is_web_public },
+        });
+      } else if (e.type === 'property_changed') changes.push({ property: e.property, value: view[e.property] });
+      else if (e.type === 'description_changed') {
+        changes.push({ property: 'description', value: view.description, extra: { rendered_description: view.rendered_description } });
+      } else if (e.type === 'renamed') changes.push({ property: 'name', value: e.name, extra: { name: e.oldName } });
+      else if (e.type === 'archived' || e.type === 'unarchived') {
+        const archived = e.type === 'archived';
+        const [update] = await streamUpdateEvents(tx, realmId, channel.id, channel.name, [{ property: 'is_archived', value: archived }]);
+        events.push({ ...update, capability: { name: 'archived_channels', has: true } });
+        const legacy = archived
+          ? { type: 'stream', op: 'delete', stream_ids: [channel.id], streams: [{ stream_id: channel.id }] }
+          : { type: 'stream', op: 'create', streams: [view] };
+        events.push({ realmId, event: legacy, userIds: update.userIds, capability: { name: 'archived_channels', has: false } });
+      }
+    }
+    return [...(await streamUpdateEvents(tx, realmId, channel.id, channel.name, changes)), ...events];
   }
 
   private async updateGroupSettings(
@@ -513,6 +559,7 @@ export class ChannelsService {
       channel.archive();
       await tx.channels.setDefault(actor.realmId, [channel.id], false);
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), {});
+      tx.afterCommit(await this.streamChangeEvents(tx, actor.realmId, channel));
     });
   }
 
@@ -531,6 +578,7 @@ export class ChannelsService {
         if (channel === null || !hasContentAccess(channel, ctx.viewer, row?.active === true)) throw invalidChannelId();
         if (!row?.active) throw badRequest(`Not subscribed to channel ID ${channelId}`);
         await tx.channels.updateSubscription(actor.userId, channelId, change.column, change.value);
+        tx.afterCommit(subscriptionUpdateEvents(actor.realmId, actor.userId, channelId, change.column, change.value));
       }
     });
   }
@@ -590,7 +638,9 @@ export class ChannelsService {
           : ((await tx.channels.findByNames(realmId, [channel.name!.trim()]))[0] ?? null);
       if (op === 'remove') {
         if (found === null) throw badRequest('Topic is not muted');
-        await tx.channels.setTopicVisibility(realmId, actor.userId, found.id, topic, null, this.clock.now());
+        if (await tx.channels.setTopicVisibility(realmId, actor.userId, found.id, topic, null, this.clock.now())) {
+          tx.afterCommit([userTopicEvent(realmId, actor.userId, found.id, topic, 0, this.clock.now())]);
+        }
         return;
       }
       const ctx = await this.context(tx, actor);
@@ -599,7 +649,9 @@ export class ChannelsService {
         throw channel.id !== undefined ? invalidChannelId() : badRequest(`Invalid channel name '${channel.name}'`);
       }
       if (!row?.active) throw badRequest('Not subscribed to channel');
-      await tx.channels.setTopicVisibility(realmId, actor.userId, found.id, topic, 1, this.clock.now());
+      if (await tx.channels.setTopicVisibility(realmId, actor.userId, found.id, topic, 1, this.clock.now())) {
+        tx.afterCommit([userTopicEvent(realmId, actor.userId, found.id, topic, 1, this.clock.now())]);
+      }
     });
   }
 }

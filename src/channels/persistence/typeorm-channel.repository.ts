@@ -1,6 +1,7 @@
 import { Channel, CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName, type ChannelState, type TopicsPolicy } from '@app/domain/channels';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { returnedRows } from '../../shared/persistence/rows.js';
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { groupSettingValues } from '../../users/persistence/typeorm-user.queries.js';
 import {
@@ -233,23 +234,29 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     topic: string,
     policy: number | null,
     now: Date,
-  ): Promise<void> {
+  ): Promise<boolean> {
     if (policy === null) {
-      await this.em.query(`DELETE FROM user_topics WHERE user_id = $1 AND channel_id = $2 AND lower(topic_name) = lower($3)`, [
-        userId,
-        channelId,
-        topic,
-      ]);
-      return;
+      const gone = returnedRows(
+        await this.em.query(`DELETE FROM user_topics WHERE user_id = $1 AND channel_id = $2 AND lower(topic_name) = lower($3) RETURNING 1`, [
+          userId,
+          channelId,
+          topic,
+        ]),
+      );
+      return gone.length > 0;
     }
-    await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (user_id, channel_id, lower(topic_name))
-       DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated`,
+       DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated
+       WHERE user_topics.visibility_policy <> EXCLUDED.visibility_policy
+       RETURNING 1`,
       [realmId, userId, channelId, topic, policy, now],
     );
+    return rows.length > 0;
   }
+
 
   async emailToken(
     realmId: number,
@@ -309,12 +316,20 @@ export class TypeOrmChannelRepository extends ChannelRepository {
 
 @Injectable()
 export class TypeOrmChannelQueries extends ChannelQueries {
-  constructor(private readonly ds: DataSource) {
+  private readonly em: EntityManager;
+
+  constructor(ds: DataSource) {
     super();
+    this.em = ds.manager;
+  }
+
+  /** The same queries inside a transaction (they then see its uncommitted writes). */
+  static within(em: EntityManager): TypeOrmChannelQueries {
+    return new TypeOrmChannelQueries({ manager: em } as DataSource);
   }
 
   private async records(where: string, params: unknown[]): Promise<ChannelRecord[]> {
-    const rows: ChannelRow[] = await this.ds.query(
+    const rows: ChannelRow[] = await this.em.query(
       `SELECT c.*,
          (SELECT count(*)::int FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
           WHERE s.channel_id = c.id AND s.active) AS subscriber_count,
@@ -322,7 +337,7 @@ export class TypeOrmChannelQueries extends ChannelQueries {
        FROM channels c WHERE ${where} ORDER BY c.name`,
       params,
     );
-    return (await toStates(this.ds.manager, rows)).map(({ row, ...state }) => ({
+    return (await toStates(this.em, rows)).map(({ row, ...state }) => ({
       ...state,
       renderedDescription: row.rendered_description,
       subscriberCount: row.subscriber_count ?? 0,
@@ -340,12 +355,12 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   async subscriptionsOf(userId: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.ds.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND active`, [userId]);
+    const rows = await this.em.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND active`, [userId]);
     return rows.map(toSubscription);
   }
 
   async subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>> {
-    const rows = await this.ds.query(
+    const rows = await this.em.query(
       `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
        WHERE s.channel_id = ANY($1::int[]) AND s.active ORDER BY s.user_id`,
       [channelIds],
@@ -356,7 +371,7 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   async folders(realmId: number): Promise<ChannelFolderRecord[]> {
-    const rows = await this.ds.query(`SELECT * FROM channel_folders WHERE realm_id = $1 ORDER BY "order", id`, [realmId]);
+    const rows = await this.em.query(`SELECT * FROM channel_folders WHERE realm_id = $1 ORDER BY "order", id`, [realmId]);
     return rows.map((r: Record<string, unknown>) => ({
       id: r.id as number,
       name: r.name as string,
@@ -370,11 +385,15 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   groupIdsOfUser(userId: number): Promise<Set<number>> {
-    return new TypeOrmUserGroupRepository(this.ds.manager).groupIdsOfUser(userId);
+    return new TypeOrmUserGroupRepository(this.em).groupIdsOfUser(userId);
+  }
+
+  async activeUsers(realmId: number): Promise<{ id: number; role: number }[]> {
+    return this.em.query(`SELECT id, role FROM users WHERE realm_id = $1 AND is_active`, [realmId]);
   }
 
   async systemGroupNames(realmId: number): Promise<Map<number, string>> {
-    const rows = await this.ds.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [realmId]);
+    const rows = await this.em.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [realmId]);
     return new Map(rows.map((r: { id: number; name: string }) => [r.id, r.name]));
   }
 }

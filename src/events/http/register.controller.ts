@@ -1,25 +1,70 @@
-import type { Actor } from '@app/domain/users';
-import { Controller } from '@nestjs/common';
+import { badRequest } from '@app/domain/shared';
+import { type Actor, isGuest } from '@app/domain/users';
+import { Controller, Delete, Get, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
+import { EventQueues } from '../application/event-queues.js';
 import { RegisterService } from '../application/register.service.js';
-import { RegisterDto } from './register.dto.js';
+import { PgEventListener } from '../persistence/pg-event-listener.js';
+import { DeleteQueueDto, EventsDto, RegisterDto } from './register.dto.js';
 
 @Controller('api/v1')
 export class RegisterController {
-  constructor(private readonly register: RegisterService) {}
+  constructor(
+    private readonly register: RegisterService,
+    private readonly queues: EventQueues,
+    private readonly listener: PgEventListener,
+  ) {}
 
   /**
-   * The initial state for the requested sections: `fetch_event_types`, else `event_types`,
-   * else every section.
+   * POST /register (spec 30 §2.3): the queue is created first, then the organization's event
+   * sequence number is read, then the state: events up to that number are in the state and
+   * are dropped from the queue; later ones reach it. `last_event_id` is therefore -1.
    */
   @ApiPost('register')
   async registerClient(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterDto) {
+    if (p.all_public_streams === true && isGuest(actor.role)) throw badRequest('User not authorized for this query');
+    const caps = p.client_capabilities;
+    const queue = this.queues.create({
+      userId: actor.userId,
+      realmId: actor.realmId,
+      eventTypes: p.event_types,
+      narrow: p.narrow,
+      applyMarkdown: p.apply_markdown,
+      clientGravatar: p.client_gravatar,
+      allPublicStreams: p.all_public_streams ?? false,
+      capabilities: {
+        bulkMessageDeletion: caps.bulk_message_deletion === true,
+        linkifierUrlTemplate: caps.linkifier_url_template === true,
+        emptyTopicName: caps.empty_topic_name === true,
+        archivedChannels: caps.archived_channels === true,
+      },
+      lifespanSecs: p.queue_lifespan_secs,
+    });
+    queue.setSnapshot(await this.listener.snapshotSeq(actor.realmId));
     const selector = p.fetch_event_types ?? p.event_types;
     const want = (section: string) => selector === null || selector.includes(section);
-    return this.register.initialState(actor, want, p.client_gravatar, {
-      linkifierUrlTemplate: p.client_capabilities.linkifier_url_template === true,
+    const state = await this.register.initialState(actor, want, p.client_gravatar, {
+      linkifierUrlTemplate: caps.linkifier_url_template === true,
     });
+    return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: p.queue_lifespan_secs > 0 ? Math.min(p.queue_lifespan_secs, 604800) : 600 };
+  }
+
+  /** GET /events: long-polls the queue (spec 30 §3). */
+  @Get('events')
+  async events(@CurrentActor() actor: Actor, @ZulipParams() p: EventsDto, @Req() req: Request) {
+    if (p.queue_id === undefined) throw badRequest("Missing 'queue_id' argument");
+    if (p.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");
+    const cancelled = new Promise<void>((resolve) => req.on('close', () => resolve()));
+    const events = await this.queues.poll(p.queue_id, actor.userId, p.last_event_id, p.dont_block, cancelled);
+    return { events, queue_id: p.queue_id };
+  }
+
+  @Delete('events')
+  deleteQueue(@CurrentActor() actor: Actor, @ZulipParams() p: DeleteQueueDto) {
+    this.queues.delete(p.queue_id, actor.userId);
+    return {};
   }
 }

@@ -12,7 +12,9 @@ import {
   checkEditTopic,
   effectiveTopicsPolicy,
   extractMentions,
+  flagsToApi,
   invalidMessage,
+  isMeMessage,
   isWidget,
   normaliseEditedContent,
   parseTopicForEdit,
@@ -23,9 +25,10 @@ import {
 } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME, RealmTopicsPolicy } from '@app/domain/realm';
 import { badRequest } from '@app/domain/shared';
-import { type Actor, expectationMismatch, isAdmin, isModeratorOrAbove, SystemGroup } from '@app/domain/users';
+import { type Actor, expectationMismatch, isAdmin, isGuest, isModeratorOrAbove, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { pairKey } from '../../channels/application/channel.ports.js';
+import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext } from '../../users/application/permissions.js';
@@ -224,6 +227,7 @@ export class MessageEditService {
           topicWildcardUsers: [],
         });
       }
+      let dropped: number[] = [];
       if (moved && destination !== null && source !== null) {
         const recipientId = await tx.messages.channelRecipient(actor.realmId, destination.id);
         const movedTime = resolve === null ? now : null;
@@ -231,7 +235,7 @@ export class MessageEditService {
         await tx.messages.move(others, { channelId: destination.id, recipientId, topic: targetTopic }, entry, movedTime);
         if (content !== undefined) await tx.messages.move([m.id], { channelId: destination.id, recipientId, topic: targetTopic }, null, movedTime);
         if (streamId !== undefined) {
-          await tx.messages.dropRowsOfNonSubscribers(ids, destination.id);
+          dropped = await tx.messages.dropRowsOfNonSubscribers(ids, destination.id);
           if (!destination.snapshot().historyPublicToSubscribers) await tx.messages.addRowsForSubscribers(ids, destination.id);
           await tx.messages.markChannelFirstMessage(destination.id, Math.min(...ids));
         }
@@ -239,6 +243,7 @@ export class MessageEditService {
         if (wholeTopic) {
           await tx.messages.moveTopicVisibility({ channelId: source.id, topic: m.topic }, { channelId: destination.id, topic: targetTopic });
         }
+        await this.publishUpdate(tx, actor, { m, source, destination, ids, dropped, content, rendered, newTopic, streamId, propagateMode: req.propagateMode, now });
         await this.notices(tx, actor, {
           source,
           destination,
@@ -253,9 +258,81 @@ export class MessageEditService {
           channelChanged: streamId !== undefined,
           now,
         });
+      } else {
+        await this.publishUpdate(tx, actor, { m, source, destination, ids, dropped, content, rendered, newTopic, streamId, propagateMode: req.propagateMode, now });
       }
       return detached;
     });
+  }
+
+  /** The `update_message` event (spec 30 §7.2), and `delete_message` for users a move locks out. */
+  private async publishUpdate(
+    tx: Tx,
+    actor: Actor,
+    u: {
+      m: MessageRecord;
+      source: Channel | null;
+      destination: Channel | null;
+      ids: number[];
+      dropped: number[];
+      content: string | undefined;
+      rendered: string | undefined;
+      newTopic: string | undefined;
+      streamId: number | undefined;
+      propagateMode: PropagateMode;
+      now: Date;
+    },
+  ): Promise<void> {
+    const { m, source, destination } = u;
+    const event: Record<string, unknown> & { type: string } = {
+      type: 'update_message',
+      user_id: actor.userId,
+      edit_timestamp: seconds(u.now),
+      message_id: m.id,
+      message_ids: [...u.ids].sort((a, b) => a - b),
+      rendering_only: false,
+    };
+    if (u.content !== undefined) {
+      Object.assign(event, {
+        orig_content: m.content,
+        orig_rendered_content: m.renderedContent,
+        content: u.content,
+        rendered_content: u.rendered,
+        is_me_message: isMeMessage(u.content),
+      });
+    }
+    if (source !== null) Object.assign(event, { stream_id: source.id, stream_name: source.name });
+    if (u.newTopic !== undefined || u.streamId !== undefined) {
+      Object.assign(event, { propagate_mode: u.propagateMode, orig_subject: m.topic });
+      if (u.newTopic !== undefined) Object.assign(event, { subject: u.newTopic, topic_links: [] });
+      if (u.streamId !== undefined) event.new_stream_id = u.streamId;
+    }
+    const flags = new Map((await tx.messages.readers(m.id)).map((r) => [r.userId, flagsToApi(r.flags)]));
+    let losers = new Set<number>();
+    if (source !== null && destination !== null) {
+      if (u.streamId !== undefined && u.dropped.length > 0) {
+        const privateDestination = destination.snapshot().inviteOnly;
+        const users = await tx.users.findManyByIds(actor.realmId, u.dropped);
+        losers = new Set(u.dropped.filter((id) => privateDestination || (users.has(id) && isGuest(users.get(id)!.role))));
+      }
+      if (source.snapshot().historyPublicToSubscribers) {
+        const extra = [...(await tx.messages.activeSubscribers(destination.id))];
+        if (u.streamId !== undefined) extra.push(...(await tx.messages.activeSubscribers(source.id)));
+        for (const id of extra) if (!flags.has(id) && !losers.has(id)) flags.set(id, ['read']);
+      }
+      for (const id of u.dropped) if (!losers.has(id) && !flags.has(id)) flags.set(id, ['read']);
+    }
+    const events: ClientEvent[] = [
+      { realmId: actor.realmId, event, userIds: [...flags.keys()], perUser: Object.fromEntries([...flags].map(([id, f]) => [String(id), { flags: f }])) },
+    ];
+    if (losers.size > 0) {
+      events.push({
+        realmId: actor.realmId,
+        event: { type: 'delete_message', message_ids: event.message_ids as number[], message_type: 'stream', stream_id: source!.id, topic: m.topic },
+        userIds: [...losers],
+      });
+    }
+    tx.afterCommit(events);
   }
 
   /** Relinks the message's uploads after a content edit; returns the editor's now-orphaned ones. */
@@ -343,7 +420,12 @@ export class MessageEditService {
         },
         this.clock.now(),
       );
+      const readers = (await tx.messages.readers(m.id)).map((r) => r.userId);
+      const subscribers = channel !== null && channel.snapshot().historyPublicToSubscribers ? await tx.messages.activeSubscribers(channel.id) : [];
       if (!(await tx.messages.delete(m.id))) throw badRequest('Message already deleted');
+      const event: Record<string, unknown> & { type: string } = { type: 'delete_message', message_ids: [m.id], message_type: channel ? 'stream' : 'private' };
+      if (channel !== null) Object.assign(event, { stream_id: channel.id, topic: m.topic });
+      tx.afterCommit([{ realmId: actor.realmId, event, userIds: [...new Set([...readers, ...subscribers])] }]);
     });
   }
 }

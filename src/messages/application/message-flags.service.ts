@@ -65,20 +65,56 @@ export class MessageFlagsService {
       const flags = change.add ? base | change.bit : base & ~change.bit;
       await tx.messages.insertHistoricalRows(actor.userId, needsRow, flags);
     }
-    const changed = await tx.messages.setFlag(actor.userId, ids.filter((id) => existing.has(id)), change.bit, change.add);
-    return { changed: [...changed, ...needsRow].sort((a, b) => a - b), ignoredChannels };
+    const updated = await tx.messages.setFlag(actor.userId, ids.filter((id) => existing.has(id)), change.bit, change.add);
+    const changed = [...updated, ...needsRow].sort((a, b) => a - b);
+    const op = change.add ? 'add' : 'remove';
+    const event: Record<string, unknown> & { type: string } = { type: 'update_message_flags', op, operation: op, flag: change.flag, messages: changed, all: false };
+    if (markUnread) event.message_details = await this.messageDetails(tx, actor, changed, messages, existing);
+    tx.afterCommit([{ realmId: actor.realmId, event, userIds: [actor.userId] }]);
+    return { changed, ignoredChannels };
+  }
+
+  /** `message_details` of a `remove read` event (spec 30 §7.4), keyed by id as a string. */
+  private async messageDetails(
+    tx: Tx,
+    actor: Actor,
+    ids: number[],
+    messages: Awaited<ReturnType<Tx['messages']['messagesBasics']>>,
+    flags: Map<number, number>,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    const mention = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
+    const participants = new Map<number, number[]>();
+    const details: Record<string, Record<string, unknown>> = {};
+    for (const id of ids) {
+      const m = messages.get(id)!;
+      const d: Record<string, unknown> =
+        m.channelId !== null ? { type: 'stream', stream_id: m.channelId, topic: m.topic } : { type: 'private', user_ids: [] as number[] };
+      if (m.channelId === null) {
+        if (!participants.has(m.recipientId)) participants.set(m.recipientId, await tx.messages.directParticipants(m.recipientId));
+        d.user_ids = participants.get(m.recipientId)!.filter((u) => u !== actor.userId).sort((a, b) => a - b);
+      }
+      if (((flags.get(id) ?? 0) & mention) !== 0) d.mentioned = true;
+      details[String(id)] = d;
+    }
+    return details;
   }
 
   /** POST /mark_all_as_read. */
   async markAllAsRead(actor: Actor): Promise<number> {
-    return this.uow.run(async (tx) => (await tx.messages.markAllRead(actor.userId, null, null)).length);
+    return this.uow.run(async (tx) => {
+      const changed = await tx.messages.markAllRead(actor.userId, null, null);
+      tx.afterCommit([
+        { realmId: actor.realmId, event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true }, userIds: [actor.userId] },
+      ]);
+      return changed.length;
+    });
   }
 
   /** POST /mark_stream_as_read. */
   async markChannelAsRead(actor: Actor, channelId: number): Promise<void> {
     await this.uow.run(async (tx) => {
       await this.accessibleChannel(tx, actor, channelId);
-      await tx.messages.markAllRead(actor.userId, channelId, null);
+      this.readEvent(tx, actor, await tx.messages.markAllRead(actor.userId, channelId, null));
     });
   }
 
@@ -90,7 +126,13 @@ export class MessageFlagsService {
       if (changed.length === 0 && !(await tx.messages.userHasTopic(actor.userId, channelId, topic))) {
         throw badRequest(`No such topic '${topic}'`);
       }
+      this.readEvent(tx, actor, changed);
     });
+  }
+
+  private readEvent(tx: Tx, actor: Actor, ids: number[]): void {
+    const event = { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [...ids].sort((a, b) => a - b), all: false };
+    tx.afterCommit([{ realmId: actor.realmId, event, userIds: [actor.userId] }]);
   }
 
   private async accessibleChannel(tx: Tx, actor: Actor, channelId: number): Promise<void> {

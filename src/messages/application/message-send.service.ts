@@ -9,6 +9,7 @@ import {
   DEFAULT_AUTOMATIC_VISIBILITY,
   effectiveTopicsPolicy,
   extractMentions,
+  FLAG_BITS,
   normaliseContent,
   parseTopicForSend,
   readBySenderDefault,
@@ -25,6 +26,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext } from '../../users/application/permissions.js';
 import type { UserRecord } from '../../users/application/user.ports.js';
 import type { MentionCandidates } from './message.ports.js';
+import { messageEvent, userTopicEvent } from './message.events.js';
 import { type MentionTargets, MessageRenderer } from './message-renderer.js';
 
 export interface SendRequest {
@@ -54,6 +56,9 @@ export const viewerOf = (actor: Actor, ctx: ActorContext): Viewer => ({
   role: actor.role,
   groupIds: ctx.groupIds,
 });
+
+const localEchoOf = (req: SendRequest) =>
+  req.queueId !== undefined && req.localId !== undefined ? { queueId: req.queueId, localId: req.localId } : undefined;
 
 /** POST /messages (spec 10 §2), in Zulip's order of checks, in one transaction. */
 @Injectable()
@@ -192,7 +197,7 @@ export class MessageSendService {
       sendingClient: req.client,
       hasAttachment: attachments.length > 0,
     });
-    await tx.messages.insertChannelUserMessages(id, channel.id, {
+    const userRows = await tx.messages.insertChannelUserMessages(id, channel.id, {
       senderId: actor.userId,
       senderRead: req.readBySender ?? readBySenderDefault(req.client),
       mentioned: mentionedUsers,
@@ -201,6 +206,24 @@ export class MessageSendService {
     });
     await tx.messages.markChannelFirstMessage(channel.id, id);
     await tx.messages.linkAttachments(id, attachments);
+    tx.afterCommit([
+      messageEvent({
+        realmId: actor.realmId,
+        realmStringId: ctx.realm.stringId,
+        id,
+        sender,
+        channel: { id: channel.id, name: s.name, public: !s.inviteOnly },
+        participants: [],
+        recipientId,
+        topic: d.topic,
+        content,
+        renderedContent: rendered,
+        dateSent: now,
+        client: req.client,
+        rows: userRows,
+        localEcho: localEchoOf(req),
+      }),
+    ]);
 
     const result: SendResult = { id };
     if (!sender.isBot) {
@@ -208,6 +231,7 @@ export class MessageSendService {
       const next = automaticVisibilityAfterSend(DEFAULT_AUTOMATIC_VISIBILITY, current, subscription?.isMuted === true, !topicFacts.exists);
       if (next !== null) {
         await tx.messages.setTopicVisibility(actor.realmId, [actor.userId], channel.id, d.topic, next, now, false);
+        tx.afterCommit([userTopicEvent(actor.realmId, actor.userId, channel.id, d.topic, next, now)]);
         result.automaticNewVisibilityPolicy = next;
       }
     }
@@ -216,7 +240,8 @@ export class MessageSendService {
       .filter((u) => !u.isBot && u.id !== actor.userId)
       .filter((u) => mentions.userIds.includes(u.id) || mentions.userNames.includes(u.fullName.toLowerCase()))
       .map((u) => u.id);
-    await tx.messages.setTopicVisibility(actor.realmId, humanMentions, channel.id, d.topic, VisibilityPolicy.FOLLOWED, now, true);
+    const followed = await tx.messages.setTopicVisibility(actor.realmId, humanMentions, channel.id, d.topic, VisibilityPolicy.FOLLOWED, now, true);
+    tx.afterCommit(followed.map((userId) => userTopicEvent(actor.realmId, userId, channel.id, d.topic, VisibilityPolicy.FOLLOWED, now)));
     return result;
   }
 
@@ -254,6 +279,7 @@ export class MessageSendService {
     const { targets, mentionedUsers } = await this.resolveMentions(tx, actor, viewer, mentions);
     const now = this.clock.now();
     const attachments = await this.attachmentsToClaim(tx, actor, content);
+    const renderedContent = this.renderer.render(content, targets);
     const id = await tx.messages.insert({
       realmId: actor.realmId,
       senderId: actor.userId,
@@ -261,12 +287,12 @@ export class MessageSendService {
       channelId: null,
       topic: '',
       content,
-      renderedContent: this.renderer.render(content, targets),
+      renderedContent,
       dateSent: now,
       sendingClient: req.client,
       hasAttachment: attachments.length > 0,
     });
-    await tx.messages.insertDirectUserMessages(id, participants, {
+    const userRows = await tx.messages.insertDirectUserMessages(id, participants, {
       senderId: actor.userId,
       senderRead: req.readBySender ?? readBySenderDefault(req.client),
       mentioned: mentionedUsers,
@@ -274,6 +300,26 @@ export class MessageSendService {
       topicWildcardUsers: [],
     });
     await tx.messages.linkAttachments(id, attachments);
+    const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
+    const everyone = new Map([[sender.id, sender], ...recipients.map((u) => [u.id, u] as const)]);
+    tx.afterCommit([
+      messageEvent({
+        realmId: actor.realmId,
+        realmStringId: ctx.realm.stringId,
+        id,
+        sender,
+        channel: null,
+        participants: [...everyone.values()].sort((a, b) => a.id - b.id),
+        recipientId: conversation.recipientId,
+        topic: '',
+        content,
+        renderedContent,
+        dateSent: now,
+        client: req.client,
+        rows: userRows,
+        localEcho: localEchoOf(req),
+      }),
+    ]);
     return { id };
   }
 
@@ -342,19 +388,22 @@ export class MessageSendService {
       usersById: new Map(users.map((u) => [u.id, u])),
       groupsByName: new Map(),
     };
+    const recipientId = await tx.messages.channelRecipient(realmId, channelId);
+    const renderedContent = this.renderer.render(content, targets);
+    const now = this.clock.now();
     const id = await tx.messages.insert({
       realmId,
       senderId: bot.id,
-      recipientId: await tx.messages.channelRecipient(realmId, channelId),
+      recipientId,
       channelId,
       topic,
       content,
-      renderedContent: this.renderer.render(content, targets),
-      dateSent: this.clock.now(),
+      renderedContent,
+      dateSent: now,
       sendingClient: 'Internal',
       hasAttachment: false,
     });
-    await tx.messages.insertChannelUserMessages(id, channelId, {
+    const rows = await tx.messages.insertChannelUserMessages(id, channelId, {
       senderId: bot.id,
       senderRead: true,
       mentioned: [],
@@ -362,6 +411,25 @@ export class MessageSendService {
       topicWildcardUsers: [],
     });
     await tx.messages.markRead([readBy], [id]);
+    const channel = (await tx.channels.findById(realmId, channelId))!.snapshot();
+    const realm = await tx.realms.get(realmId);
+    tx.afterCommit([
+      messageEvent({
+        realmId,
+        realmStringId: realm.stringId,
+        id,
+        sender: bot,
+        channel: { id: channelId, name: channel.name, public: !channel.inviteOnly },
+        participants: [],
+        recipientId,
+        topic,
+        content,
+        renderedContent,
+        dateSent: now,
+        client: 'Internal',
+        rows: rows.map((r) => (r.userId === readBy ? { ...r, flags: r.flags | FLAG_BITS.read } : r)),
+      }),
+    ]);
     return id;
   }
 

@@ -66,6 +66,11 @@ export interface TopicFacts {
   participants: number[];
 }
 
+export interface UserMessageRow {
+  userId: number;
+  flags: number;
+}
+
 export interface MentionCandidates {
   users: { id: number; fullName: string; isBot: boolean }[];
   groups: { id: number; name: string; canMentionGroupId: number }[];
@@ -83,8 +88,8 @@ export abstract class MessageRepository {
   abstract topicFacts(channelId: number, topic: string): Promise<TopicFacts>;
   abstract insert(m: NewMessage): Promise<number>;
   /** One row per active subscriber (and the sender), flags computed in the same statement. */
-  abstract insertChannelUserMessages(messageId: number, channelId: number, f: InitialFlags): Promise<void>;
-  abstract insertDirectUserMessages(messageId: number, userIds: readonly number[], f: InitialFlags): Promise<void>;
+  abstract insertChannelUserMessages(messageId: number, channelId: number, f: InitialFlags): Promise<UserMessageRow[]>;
+  abstract insertDirectUserMessages(messageId: number, userIds: readonly number[], f: InitialFlags): Promise<UserMessageRow[]>;
   /** Marks the user's unread rows read (all, one channel, or one topic); returns the changed ids. */
   abstract markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]>;
   abstract userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean>;
@@ -94,7 +99,7 @@ export abstract class MessageRepository {
   abstract userMessageFlags(userId: number, messageId: number): Promise<number | null>;
   abstract directParticipants(recipientId: number): Promise<number[]>;
   abstract topicVisibility(userId: number, channelId: number, topic: string): Promise<number>;
-  abstract setTopicVisibility(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date, onlyWhereInherit: boolean): Promise<void>;
+  abstract setTopicVisibility(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date, onlyWhereInherit: boolean): Promise<number[]>;
   abstract updateContent(id: number, content: string, rendered: string, editTime: Date, history: EditHistoryEntry[], hasAttachment: boolean): Promise<void>;
   /** Moves these messages to a channel/topic in one statement, prepending the history entry to each. */
   abstract move(
@@ -113,7 +118,10 @@ export abstract class MessageRepository {
   /** Rows of these recipients for the message: mentions re-evaluated after an edit. */
   abstract updateMentionFlags(messageId: number, f: InitialFlags): Promise<void>;
   /** Users who lost access to moved messages lose their rows. */
-  abstract dropRowsOfNonSubscribers(ids: readonly number[], channelId: number): Promise<void>;
+  abstract dropRowsOfNonSubscribers(ids: readonly number[], channelId: number): Promise<number[]>;
+  /** Users holding a row for the message, with their flags. */
+  abstract readers(messageId: number): Promise<UserMessageRow[]>;
+  abstract activeSubscribers(channelId: number): Promise<number[]>;
   abstract addRowsForSubscribers(ids: readonly number[], channelId: number): Promise<void>;
   // flags
   abstract existingFlags(userId: number, messageIds: readonly number[]): Promise<Map<number, number>>;

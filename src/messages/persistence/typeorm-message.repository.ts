@@ -10,6 +10,7 @@ import {
   MessageRepository,
   type NewMessage,
   type TopicFacts,
+  type UserMessageRow,
 } from '../application/message.ports.js';
 
 export const RECIPIENT_CHANNEL = 2;
@@ -178,22 +179,26 @@ export class TypeOrmMessageRepository extends MessageRepository {
     return row.id;
   }
 
-  async insertChannelUserMessages(messageId: number, channelId: number, f: InitialFlags): Promise<void> {
-    await this.em.query(
+  async insertChannelUserMessages(messageId: number, channelId: number, f: InitialFlags): Promise<UserMessageRow[]> {
+    const rows = await this.em.query(
       `INSERT INTO user_messages (user_id, message_id, flags)
        SELECT u.id, $1, ${INITIAL_FLAGS_SQL}
        FROM users u
-       WHERE u.is_active AND (u.id = $2 OR u.id IN (SELECT s.user_id FROM subscriptions s WHERE s.channel_id = $7 AND s.active))`,
+       WHERE u.is_active AND (u.id = $2 OR u.id IN (SELECT s.user_id FROM subscriptions s WHERE s.channel_id = $7 AND s.active))
+       RETURNING user_id, flags`,
       [messageId, f.senderId, f.senderRead, f.mentioned, f.streamWildcard, f.topicWildcardUsers, channelId],
     );
+    return returnedRows<{ user_id: number; flags: number }>(rows).map((r) => ({ userId: r.user_id, flags: r.flags }));
   }
 
-  async insertDirectUserMessages(messageId: number, userIds: readonly number[], f: InitialFlags): Promise<void> {
-    await this.em.query(
+  async insertDirectUserMessages(messageId: number, userIds: readonly number[], f: InitialFlags): Promise<UserMessageRow[]> {
+    const rows = await this.em.query(
       `INSERT INTO user_messages (user_id, message_id, flags)
-       SELECT u.id, $1, ${INITIAL_FLAGS_SQL} FROM users u WHERE u.id = ANY($7::int[])`,
+       SELECT u.id, $1, ${INITIAL_FLAGS_SQL} FROM users u WHERE u.id = ANY($7::int[])
+       RETURNING user_id, flags`,
       [messageId, f.senderId, f.senderRead, f.mentioned, f.streamWildcard, f.topicWildcardUsers, userIds],
     );
+    return returnedRows<{ user_id: number; flags: number }>(rows).map((r) => ({ userId: r.user_id, flags: r.flags }));
   }
 
   async updateMentionFlags(messageId: number, f: InitialFlags): Promise<void> {
@@ -275,14 +280,16 @@ export class TypeOrmMessageRepository extends MessageRepository {
     policy: number,
     now: Date,
     onlyWhereInherit: boolean,
-  ): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.em.query(
+  ): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows: { user_id: number }[] = await this.em.query(
       `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
        SELECT $1, u, $3, $4, $5, $6 FROM unnest($2::int[]) AS u
-       ON CONFLICT (user_id, channel_id, lower(topic_name)) DO ${onlyWhereInherit ? 'NOTHING' : 'UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated'}`,
+       ON CONFLICT (user_id, channel_id, lower(topic_name)) DO ${onlyWhereInherit ? 'NOTHING' : 'UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated'}
+       RETURNING user_id`,
       [realmId, userIds, channelId, topic, policy, now],
     );
+    return rows.map((r) => r.user_id);
   }
 
   async updateContent(
@@ -352,12 +359,25 @@ export class TypeOrmMessageRepository extends MessageRepository {
     return rows.map((r: { id: number; date_sent: Date }) => ({ id: r.id, dateSent: r.date_sent }));
   }
 
-  async dropRowsOfNonSubscribers(ids: readonly number[], channelId: number): Promise<void> {
-    await this.em.query(
-      `DELETE FROM user_messages um WHERE um.message_id = ANY($1::int[])
-         AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = $2 AND s.user_id = um.user_id AND s.active)`,
-      [ids, channelId],
+  async dropRowsOfNonSubscribers(ids: readonly number[], channelId: number): Promise<number[]> {
+    const rows = returnedRows<{ user_id: number }>(
+      await this.em.query(
+        `DELETE FROM user_messages um WHERE um.message_id = ANY($1::int[])
+           AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = $2 AND s.user_id = um.user_id AND s.active)
+         RETURNING um.user_id`,
+        [ids, channelId],
+      ),
     );
+    return [...new Set(rows.map((r) => r.user_id))];
+  }
+
+  async readers(messageId: number): Promise<UserMessageRow[]> {
+    return this.em.query(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1`, [messageId]);
+  }
+
+  async activeSubscribers(channelId: number): Promise<number[]> {
+    const rows: { user_id: number }[] = await this.em.query(`SELECT user_id FROM subscriptions WHERE channel_id = $1 AND active`, [channelId]);
+    return rows.map((r) => r.user_id);
   }
 
   async addRowsForSubscribers(ids: readonly number[], channelId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ChannelRepository } from '../../channels/application/channel.ports.js';
+import type { ChannelQueries, ChannelRepository } from '../../channels/application/channel.ports.js';
 import type { MessageRepository } from '../../messages/application/message.ports.js';
 import type { DraftRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
 import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
@@ -15,6 +15,8 @@ export interface Tx {
   readonly groups: UserGroupRepository;
   readonly realms: RealmRepository;
   readonly channels: ChannelRepository;
+  /** The channel read model, seeing this transaction's writes (event payloads). */
+  readonly channelQueries: ChannelQueries;
   readonly messages: MessageRepository;
   readonly drafts: DraftRepository;
   readonly savedSnippets: SavedSnippetRepository;

@@ -52,6 +52,7 @@ export class ServerConfig {
   readonly fakeEmailDomain: string;
   readonly uploadsDir: string;
   readonly countStatements: boolean;
+  readonly eventHeartbeatSeconds: number;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -82,6 +83,7 @@ export class ServerConfig {
     this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
+    this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
   }
 
   static fromEnv(env: Env = process.env): ServerConfig {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
+import { TypeOrmChannelQueries, TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
 import { TypeOrmMessageRepository } from '../../messages/persistence/typeorm-message.repository.js';
 import { TypeOrmDraftRepository, TypeOrmSavedSnippetRepository } from '../../drafts/persistence/typeorm-draft.repository.js';
 import { TypeOrmInvitationRepository } from '../../invitations/persistence/typeorm-invitation.repository.js';
@@ -11,8 +11,8 @@ import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
 import { TypeOrmUserStatusRepository } from '../../users/persistence/typeorm-user-status.repository.js';
 import type { ClientEvent } from '../application/client-event.js';
-import { EventQueue } from '../application/client-event.js';
 import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
+import { appendEvents } from './event-journal.js';
 import { OutboxEmailSender } from './outbox-email-sender.js';
 import { DomainError } from '@app/domain/shared';
 import { userGroupAlreadyExists } from '@app/domain/users';
@@ -23,13 +23,12 @@ import { domainAlreadyAdded, uniqueTogetherMessage, validationFailure } from '@a
 /**
  * One database transaction per use case. Repositories are built on the transaction's
  * EntityManager, so nothing inside `work` can slip onto the pool; events are handed to the
- * EventQueue only after COMMIT.
+ * journal inside the transaction, so clients see them exactly when they commit.
  */
 @Injectable()
 export class TypeOrmUnitOfWork extends UnitOfWork {
   constructor(
     private readonly ds: DataSource,
-    private readonly events: EventQueue,
   ) {
     super();
   }
@@ -43,6 +42,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           groups: new TypeOrmUserGroupRepository(em),
           realms: new TypeOrmRealmRepository(em),
           channels: new TypeOrmChannelRepository(em),
+          channelQueries: TypeOrmChannelQueries.within(em),
           messages: new TypeOrmMessageRepository(em),
           drafts: new TypeOrmDraftRepository(em),
           savedSnippets: new TypeOrmSavedSnippetRepository(em),
@@ -54,10 +54,11 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           playgrounds: new TypeOrmPlaygroundRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
-        return work(tx);
+        const out = await work(tx);
+        if (pending.length > 0) await appendEvents(em, pending);
+        return out;
       })
       .catch(translateConstraintViolation);
-    if (pending.length > 0) this.events.publish(pending);
     return result;
   }
 }

@@ -92,7 +92,8 @@ describe('POST /register', () => {
       realm_waiting_period_threshold: 0,
       event_queue_longpoll_timeout_seconds: 90,
     });
-    expect(res.body).not.toHaveProperty('queue_id');
+    expect(res.body.queue_id).toEqual(expect.any(String));
+    expect(res.body.last_event_id).toBe(-1);
     const groups = await t.get('user_groups');
     const id = (name: string) => groups.body.user_groups.find((g: { name: string }) => g.name === name).id;
     expect(res.body.realm_can_create_groups).toBe(id('role:members'));

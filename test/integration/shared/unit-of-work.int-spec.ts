@@ -1,28 +1,25 @@
 import { DataSource } from 'typeorm';
-import { EventQueue, type ClientEvent } from '../../../src/shared/application/client-event.js';
+import type { ClientEvent } from '../../../src/shared/application/client-event.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
-import { InMemoryEventQueue } from '../../../src/shared/persistence/in-memory-event-queue.js';
 import { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
 let ds: DataSource;
-const published: ClientEvent[][] = [];
 beforeAll(async () => {
   t = await TestApp.start();
   uow = t.app.get(UnitOfWork);
   ds = t.app.get(DataSource);
-  (t.app.get(EventQueue) as InMemoryEventQueue).subscribe((events) => published.push([...events]));
 });
 afterAll(() => t.close());
 
 const countGroups = async () => (await ds.query(`SELECT count(*)::int AS n FROM user_groups`))[0].n as number;
-const event: ClientEvent = { event: { type: 'test' }, userIds: [1] };
+const event: ClientEvent = { realmId: 1, event: { type: 'test' }, userIds: [1] };
+const journal = async () => (await ds.query(`SELECT seq::int, payload FROM events ORDER BY seq`)) as { seq: number; payload: ClientEvent }[];
 
 describe('TypeOrmUnitOfWork', () => {
   it('rolls back every statement and drops the events when the work fails', async () => {
     const before = await countGroups();
-    published.length = 0;
     await expect(
       uow.run(async (tx) => {
         await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [] });
@@ -31,18 +28,19 @@ describe('TypeOrmUnitOfWork', () => {
       }),
     ).rejects.toThrow('boom');
     expect(await countGroups()).toBe(before);
-    expect(published).toEqual([]);
+    expect(await journal()).toEqual([]);
   });
 
-  it('publishes the events once the transaction committed', async () => {
-    published.length = 0;
+  it('journals the events with the transaction, numbered per organization', async () => {
     const id = await uow.run(async (tx) => {
       const groupId = await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [] });
-      tx.afterCommit([event]);
-      expect(published).toEqual([]); // not before COMMIT
+      tx.afterCommit([event, { ...event, event: { type: 'second' } }]);
       return groupId;
     });
-    expect(published).toEqual([[event]]);
+    expect(await journal()).toEqual([
+      { seq: 1, payload: event },
+      { seq: 2, payload: { ...event, event: { type: 'second' } } },
+    ]);
     const [row] = await ds.query(`SELECT name FROM user_groups WHERE id = $1`, [id]);
     expect(row).toEqual({ name: null });
   });

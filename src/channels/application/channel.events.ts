@@ -1,0 +1,124 @@
+import { isAdmin, isGuest, type Role } from '@app/domain/users';
+import type { ClientEvent } from '../../shared/application/client-event.js';
+import type { Tx } from '../../shared/application/unit-of-work.js';
+import { presentChannel, presentSubscription } from '../http/channel.presenter.js';
+import { pairKey, type ChannelRecord } from './channel.ports.js';
+
+type Pair = { userId: number; channelId: number };
+type ActiveUser = { id: number; role: number };
+
+/**
+ * Who may see a channel's metadata and subscriber list (spec 30 §7.6–7.7): everyone for a
+ * web-public channel, non-guests plus subscribers for a public one, subscribers plus
+ * administrators for a private one.
+ */
+export function channelViewers(c: ChannelRecord, users: readonly ActiveUser[], subscribers: readonly number[]): number[] {
+  if (c.isWebPublic) return users.map((u) => u.id);
+  const subs = new Set(subscribers);
+  if (!c.inviteOnly) return users.filter((u) => !isGuest(u.role as Role) || subs.has(u.id)).map((u) => u.id);
+  return users.filter((u) => subs.has(u.id) || isAdmin(u.role as Role)).map((u) => u.id);
+}
+
+const byChannel = (pairs: readonly Pair[]) => {
+  const m = new Map<number, number[]>();
+  for (const p of pairs) m.set(p.channelId, [...(m.get(p.channelId) ?? []), p.userId]);
+  return m;
+};
+const byUser = (pairs: readonly Pair[]) => {
+  const m = new Map<number, number[]>();
+  for (const p of pairs) m.set(p.userId, [...(m.get(p.userId) ?? []), p.channelId]);
+  return m;
+};
+
+/** `subscription` `add` for each new subscriber and `peer_add` for the others (a constant number of reads). */
+export async function subscriptionAddEvents(tx: Tx, realmId: number, added: readonly Pair[]): Promise<ClientEvent[]> {
+  if (added.length === 0) return [];
+  const channelIds = [...new Set(added.map((p) => p.channelId))];
+  const userIds = [...new Set(added.map((p) => p.userId))];
+  const records = new Map((await tx.channelQueries.channels(realmId)).filter((c) => channelIds.includes(c.id)).map((c) => [c.id, c]));
+  const rows = await tx.channels.subscriptionRows(userIds, channelIds);
+  const subscribers = await tx.channelQueries.subscribers(channelIds);
+  const groups = await tx.channelQueries.systemGroupNames(realmId);
+  const users = await tx.channelQueries.activeUsers(realmId);
+  const events: ClientEvent[] = [];
+  for (const [userId, ids] of byUser(added)) {
+    const subscriptions = ids.map((id) => ({
+      ...presentSubscription(records.get(id)!, rows.get(pairKey(userId, id))!, groups),
+      subscribers: subscribers.get(id) ?? [],
+    }));
+    events.push({ realmId, event: { type: 'subscription', op: 'add', subscriptions }, userIds: [userId] });
+  }
+  for (const [channelId, addedUsers] of byChannel(added)) {
+    const peers = channelViewers(records.get(channelId)!, users, subscribers.get(channelId) ?? []).filter((u) => !addedUsers.includes(u));
+    if (peers.length > 0) {
+      events.push({ realmId, event: { type: 'subscription', op: 'peer_add', stream_ids: [channelId], user_ids: addedUsers }, userIds: peers });
+    }
+  }
+  return events;
+}
+
+/** `subscription` `remove` for each former subscriber and `peer_remove` for those who still see the channel. */
+export async function subscriptionRemoveEvents(tx: Tx, realmId: number, removed: readonly Pair[], names: ReadonlyMap<number, string>): Promise<ClientEvent[]> {
+  if (removed.length === 0) return [];
+  const channelIds = [...new Set(removed.map((p) => p.channelId))];
+  const records = new Map((await tx.channelQueries.channels(realmId)).filter((c) => channelIds.includes(c.id)).map((c) => [c.id, c]));
+  const subscribers = await tx.channelQueries.subscribers(channelIds);
+  const users = await tx.channelQueries.activeUsers(realmId);
+  const events: ClientEvent[] = [];
+  for (const [userId, ids] of byUser(removed)) {
+    const subscriptions = ids.map((id) => ({ name: names.get(id)!, stream_id: id }));
+    events.push({ realmId, event: { type: 'subscription', op: 'remove', subscriptions }, userIds: [userId] });
+  }
+  for (const [channelId, removedUsers] of byChannel(removed)) {
+    const peers = channelViewers(records.get(channelId)!, users, subscribers.get(channelId) ?? []).filter((u) => !removedUsers.includes(u));
+    if (peers.length > 0) {
+      events.push({ realmId, event: { type: 'subscription', op: 'peer_remove', stream_ids: [channelId], user_ids: removedUsers }, userIds: peers });
+    }
+  }
+  return events;
+}
+
+/** `subscription` `update`: a mute change is announced twice, as `in_home_view` and as `is_muted`. */
+export function subscriptionUpdateEvents(realmId: number, userId: number, channelId: number, column: string, value: unknown): ClientEvent[] {
+  const update = (property: string, v: unknown): ClientEvent => ({
+    realmId,
+    event: { type: 'subscription', op: 'update', stream_id: channelId, property, value: v },
+    userIds: [userId],
+  });
+  if (column === 'is_muted') return [update('in_home_view', !value), update('is_muted', value)];
+  return [update(column, value)];
+}
+
+/** `stream` `create` for the users who can see the new channels. */
+export async function streamCreateEvents(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<ClientEvent[]> {
+  if (channelIds.length === 0) return [];
+  const records = (await tx.channelQueries.channels(realmId)).filter((c) => channelIds.includes(c.id));
+  const subscribers = await tx.channelQueries.subscribers(channelIds);
+  const groups = await tx.channelQueries.systemGroupNames(realmId);
+  const users = await tx.channelQueries.activeUsers(realmId);
+  return records.map((c) => ({
+    realmId,
+    event: { type: 'stream', op: 'create', streams: [presentChannel(c, groups)] },
+    userIds: channelViewers(c, users, subscribers.get(c.id) ?? []),
+  }));
+}
+
+/** `stream` `update` of one property, for the channel's viewers. */
+export async function streamUpdateEvents(
+  tx: Tx,
+  realmId: number,
+  channelId: number,
+  name: string,
+  changes: readonly { property: string; value: unknown; extra?: Record<string, unknown> }[],
+): Promise<ClientEvent[]> {
+  if (changes.length === 0) return [];
+  const c = await tx.channelQueries.channel(realmId, channelId);
+  if (c === null) return [];
+  const subscribers = (await tx.channelQueries.subscribers([channelId])).get(channelId) ?? [];
+  const viewers = channelViewers(c, await tx.channelQueries.activeUsers(realmId), subscribers);
+  return changes.map((ch) => ({
+    realmId,
+    event: { type: 'stream', op: 'update', stream_id: channelId, name, property: ch.property, value: ch.value, ...ch.extra },
+    userIds: viewers,
+  }));
+}

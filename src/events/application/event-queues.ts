@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '@app/domain/shared';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../../shared/application/clock.js';
+import type { ClientEvent } from '../../shared/application/client-event.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
+
+export interface Capabilities {
+  bulkMessageDeletion: boolean;
+  linkifierUrlTemplate: boolean;
+  emptyTopicName: boolean;
+  archivedChannels: boolean;
+}
+
+export interface QueueOptions {
+  userId: number;
+  realmId: number;
+  eventTypes: string[] | null;
+  narrow: [string, string][];
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allPublicStreams: boolean;
+  capabilities: Capabilities;
+  lifespanSecs: number;
+}
+
+type QueuedEvent = Record<string, unknown> & { id: number };
+
+const DEFAULT_LIFESPAN_SECS = 600;
+const MAX_LIFESPAN_SECS = 7 * 86400;
+const MAX_QUEUED_EVENTS = 10_000;
+
+class Queue {
+  readonly id = randomUUID();
+  events: { seq: number; event: QueuedEvent }[] = [];
+  nextId = 0;
+  newestDiscarded = -1;
+  snapshotSeq = -1;
+  lastTouched: number;
+  waiter: ((events: QueuedEvent[]) => void) | null = null;
+
+  constructor(
+    readonly o: QueueOptions,
+    now: number,
+  ) {
+    this.lastTouched = now;
+  }
+
+  get timeoutMs(): number {
+    const secs = this.o.lifespanSecs > 0 ? Math.min(this.o.lifespanSecs, MAX_LIFESPAN_SECS) : DEFAULT_LIFESPAN_SECS;
+    return secs * 1000;
+  }
+
+  push(seq: number, event: Record<string, unknown>): void {
+    this.events.push({ seq, event: { ...event, id: this.nextId++ } });
+    if (this.events.length > MAX_QUEUED_EVENTS) this.newestDiscarded = this.events.shift()!.event.id;
+    this.wake();
+  }
+
+  wake(): void {
+    const w = this.waiter;
+    if (w) {
+      this.waiter = null;
+      w(this.events.map((e) => e.event));
+    }
+  }
+}
+
+export const badEventQueue = (queueId: string) =>
+  new DomainError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 'invalid', { queue_id: queueId });
+
+/** Narrow terms a `message` event must satisfy (spec 30 §6.2). */
+function matchesNarrow(message: Record<string, unknown>, flags: string[], narrow: [string, string][]): boolean {
+  const lower = (v: unknown) => String(v ?? '').toLowerCase();
+  return narrow.every(([op, operand]) => {
+    const o = lower(operand);
+    switch (op) {
+      case 'channel':
+      case 'stream':
+        return message.type === 'stream' && lower(message.display_recipient) === o;
+      case 'topic':
+        return message.type === 'stream' && lower(message.__topic) === o;
+      case 'sender':
+        return lower(message.sender_email) === o;
+      case 'is':
+        if (o === 'dm' || o === 'private') return message.type === 'private';
+        if (o === 'starred') return flags.includes('starred');
+        if (o === 'unread') return !flags.includes('read');
+        if (o === 'mentioned' || o === 'alerted') return flags.includes('mentioned');
+        if (o === 'resolved') return message.type === 'stream' && String(message.__topic).startsWith('✔ ');
+        return true;
+      default:
+        return true;
+    }
+  });
+}
+
+/**
+ * The event queues of this server process (spec 30 §1–6): created by POST /register, read by
+ * long-polling GET /events, fed by the event journal, collected when idle.
+ */
+@Injectable()
+export class EventQueues implements OnApplicationShutdown {
+  private readonly queues = new Map<string, Queue>();
+  private readonly byRealm = new Map<number, Set<Queue>>();
+  private readonly gcTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly config: ServerConfig,
+  ) {
+    this.gcTimer = setInterval(() => this.collectGarbage(), 60_000);
+    this.gcTimer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.gcTimer);
+    for (const q of this.queues.values()) q.wake();
+  }
+
+  create(o: QueueOptions): { id: string; setSnapshot: (seq: number) => void } {
+    const q = new Queue(o, this.clock.now().getTime());
+    this.queues.set(q.id, q);
+    if (!this.byRealm.has(o.realmId)) this.byRealm.set(o.realmId, new Set());
+    this.byRealm.get(o.realmId)!.add(q);
+    return {
+      id: q.id,
+      // Events up to `seq` are already in the registering client's initial state.
+      setSnapshot: (seq) => {
+        q.snapshotSeq = seq;
+        q.events = q.events.filter((e) => e.seq > seq);
+      },
+    };
+  }
+
+  hasRealm(realmId: number): boolean {
+    return (this.byRealm.get(realmId)?.size ?? 0) > 0;
+  }
+
+  realms(): number[] {
+    return [...this.byRealm.keys()].filter((r) => this.hasRealm(r));
+  }
+
+  private owned(queueId: string, userId: number): Queue {
+    const q = this.queues.get(queueId);
+    if (!q || q.o.userId !== userId) throw badEventQueue(queueId);
+    return q;
+  }
+
+  delete(queueId: string, userId: number): void {
+    const q = this.owned(queueId, userId);
+    q.wake();
+    this.remove(q);
+  }
+
+  private remove(q: Queue): void {
+    this.queues.delete(q.id);
+    this.byRealm.get(q.o.realmId)?.delete(q);
+  }
+
+  /** GET /events (spec 30 §3.2). Resolves with the queue's events, or a heartbeat after the wait. */
+  async poll(queueId: string, userId: number, lastEventId: number, dontBlock: boolean, cancelled: Promise<void>): Promise<QueuedEvent[]> {
+    const q = this.owned(queueId, userId);
+    if (lastEventId < q.newestDiscarded) throw new DomainError(`An event newer than ${lastEventId} has already been pruned!`);
+    const before = q.events.length;
+    q.events = q.events.filter((e) => e.event.id > lastEventId);
+    if (q.events.length < before) q.newestDiscarded = Math.max(q.newestDiscarded, lastEventId);
+    if (q.newestDiscarded !== lastEventId && lastEventId >= q.nextId) {
+      throw new DomainError(`Event ${lastEventId} was not in this queue`);
+    }
+    q.lastTouched = this.clock.now().getTime();
+    q.wake(); // an older poll on this queue is answered now
+    if (q.events.length > 0 || dontBlock) return q.events.map((e) => e.event);
+    const heartbeatMs = (this.config.eventHeartbeatSeconds + Math.floor(Math.random() * 11) * (this.config.eventHeartbeatSeconds >= 45 ? 1 : 0)) * 1000;
+    return new Promise<QueuedEvent[]>((resolve) => {
+      const timer = setTimeout(() => {
+        if (q.waiter === finish) {
+          q.waiter = null;
+          q.push(-1, { type: 'heartbeat' });
+          resolve(q.events.map((e) => e.event));
+        }
+      }, heartbeatMs);
+      timer.unref();
+      const finish = (events: QueuedEvent[]) => {
+        clearTimeout(timer);
+        q.lastTouched = this.clock.now().getTime();
+        resolve(events);
+      };
+      q.waiter = finish;
+      void cancelled.then(() => {
+        if (q.waiter === finish) {
+          q.waiter = null;
+          clearTimeout(timer);
+          resolve([]);
+        }
+      });
+    });
+  }
+
+  /** Hands one journal event to every queue of the organization that wants it. */
+  deliver(seq: number, ce: ClientEvent): void {
+    for (const q of this.byRealm.get(ce.realmId) ?? []) {
+      if (seq <= q.snapshotSeq) continue;
+      for (const event of this.copiesFor(q, ce)) q.push(seq, event);
+    }
+  }
+
+  private copiesFor(q: Queue, ce: ClientEvent): Record<string, unknown>[] {
+    const type = ce.event.type;
+    const recipient = ce.userIds.includes(q.o.userId);
+    const publicReader = type === 'message' && ce.publicChannel === true && (q.o.allPublicStreams || q.o.narrow.length > 0);
+    if (!recipient && !publicReader) return [];
+    if (q.o.eventTypes !== null && !q.o.eventTypes.includes(type)) return [];
+    if (ce.capability && q.o.capabilities.archivedChannels !== ce.capability.has) return [];
+    const own = ce.perUser?.[String(q.o.userId)] ?? {};
+    if (type === 'message') return this.messageCopy(q, ce, own);
+    if (type === 'realm_linkifiers' && !q.o.capabilities.linkifierUrlTemplate) return [];
+    const event: Record<string, unknown> = { ...ce.event, ...own };
+    if (type === 'delete_message' && !q.o.capabilities.bulkMessageDeletion) {
+      const { message_ids: ids, ...rest } = event as { message_ids: number[] };
+      return ids.map((id) => ({ ...rest, message_id: id }));
+    }
+    if (!q.o.capabilities.emptyTopicName) {
+      for (const key of ['subject', 'orig_subject', 'topic_name', 'topic']) {
+        if (event[key] === '' && (type === 'update_message' || type === 'user_topic' || type === 'delete_message')) {
+          event[key] = EMPTY_TOPIC_DISPLAY_NAME;
+        }
+      }
+    }
+    return [event];
+  }
+
+  private messageCopy(q: Queue, ce: ClientEvent, own: Record<string, unknown>): Record<string, unknown>[] {
+    const source = ce.event.message as Record<string, unknown>;
+    const flags = (own.flags as string[] | undefined) ?? [];
+    if (q.o.narrow.length > 0 && !matchesNarrow(source, flags, q.o.narrow)) return [];
+    const { __raw: raw, __topic: topic, ...message } = source;
+    if (!q.o.applyMarkdown) Object.assign(message, { content: raw, content_type: 'text/x-markdown' });
+    if (q.o.clientGravatar) message.avatar_url = null;
+    if (message.type === 'stream' && topic === '' && q.o.capabilities.emptyTopicName) message.subject = '';
+    const event: Record<string, unknown> = { type: 'message', message, flags };
+    if (ce.localEcho && ce.localEcho.queueId === q.id) event.local_message_id = ce.localEcho.localId;
+    return [event];
+  }
+
+  private collectGarbage(): void {
+    const now = this.clock.now().getTime();
+    for (const q of this.queues.values()) {
+      if (q.waiter === null && now - q.lastTouched >= q.timeoutMs) this.remove(q);
+    }
+  }
+
+  /** For tests: runs a collection pass now. */
+  collectNow(): void {
+    this.collectGarbage();
+  }
+}
