@@ -365,6 +365,36 @@ export class MessageSendService {
     return id;
   }
 
+  /**
+   * A Notification Bot direct message to one user (delivered reminders), sent at `dateSent`:
+   * unread for the user, read for the bot. `renderedContent` is the caller's rendering.
+   */
+  async postDirectNotice(tx: Tx, realmId: number, userId: number, content: string, renderedContent: string, dateSent: Date): Promise<number> {
+    const bot = await tx.users.systemBot(realmId, 'notification-bot');
+    const participants = [bot.id, userId];
+    const conversation = await tx.messages.directConversation(realmId, participants);
+    const id = await tx.messages.insert({
+      realmId,
+      senderId: bot.id,
+      recipientId: conversation.recipientId,
+      channelId: null,
+      topic: '',
+      content,
+      renderedContent,
+      dateSent,
+      sendingClient: 'Internal',
+      hasAttachment: false,
+    });
+    await tx.messages.insertDirectUserMessages(id, participants, {
+      senderId: bot.id,
+      senderRead: true,
+      mentioned: [],
+      streamWildcard: false,
+      topicWildcardUsers: [],
+    });
+    return id;
+  }
+
   /** Uploads the content links to that the sender owns (or can already see through a message). */
   async attachmentsToClaim(tx: Tx, actor: Actor, content: string): Promise<number[]> {
     const paths = referencedUploadPaths(content);

@@ -52,6 +52,8 @@ export class ServerConfig {
   readonly fakeEmailDomain: string;
   readonly uploadsDir: string;
   readonly countStatements: boolean;
+  /** How often the reminder worker looks for due reminders; 0 turns it off. */
+  readonly reminderPollIntervalMs: number;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -82,6 +84,8 @@ export class ServerConfig {
     this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
+    this.reminderPollIntervalMs = int(env, 'REMINDER_POLL_INTERVAL_MS', 5000);
+    if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 
   static fromEnv(env: Env = process.env): ServerConfig {
