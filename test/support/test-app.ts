@@ -75,6 +75,8 @@ export class TestApp {
       RATE_LIMITING: 'false',
       COUNT_SQL_STATEMENTS: 'true',
       UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
+      // Tests deliver reminders by calling RemindersService.deliverDue (no background timer).
+      REMINDER_POLL_INTERVAL_MS: '0',
       ...env,
     });
     const clock = new TestClock();
