@@ -295,6 +295,9 @@ describe('delivery', () => {
     expect(await service().deliverDue(new Date((due + 3600) * 1000))).toBe(1);
     expect((await botMessages(other)).length).toBe(before + 2);
     expect(await list(other)).toEqual([]);
+    // As Zulip's access_reminder: a delivered reminder of one's own can still be deleted.
+    expectSuccess(await t.delete(`reminders/${id}`, { as: other }));
+    expectError(await t.delete(`reminders/${id}`, { as: other }), 404, 'Reminder does not exist');
   });
 
   it('shows the message as it is at delivery, or as it was when it can no longer be read', async () => {
