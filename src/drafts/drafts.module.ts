@@ -1,13 +1,28 @@
 import { Module } from '@nestjs/common';
+import { MessagesModule } from '../messages/messages.module.js';
 import { DraftQueries } from './application/draft.ports.js';
 import { DraftsService } from './application/drafts.service.js';
+import { ReminderDeliveryWorker } from './application/reminder-delivery.worker.js';
+import { RemindersService } from './application/reminders.service.js';
 import { SavedSnippetsService } from './application/saved-snippets.service.js';
 import { DraftsController, SavedSnippetsController } from './http/drafts.controller.js';
+import { RemindersController } from './http/reminders.controller.js';
 import { TypeOrmDraftQueries } from './persistence/typeorm-draft.repository.js';
 
-/** Drafts and saved snippets: a user's own texts, never visible to anyone else. */
+/**
+ * Drafts, saved snippets and message reminders: a user's own texts, never visible to anyone
+ * else. Reminders are delivered by the Notification Bot (ReminderDeliveryWorker).
+ */
 @Module({
-  controllers: [DraftsController, SavedSnippetsController],
-  providers: [DraftsService, SavedSnippetsService, { provide: DraftQueries, useClass: TypeOrmDraftQueries }],
+  imports: [MessagesModule],
+  controllers: [DraftsController, SavedSnippetsController, RemindersController],
+  providers: [
+    DraftsService,
+    SavedSnippetsService,
+    RemindersService,
+    ReminderDeliveryWorker,
+    { provide: DraftQueries, useClass: TypeOrmDraftQueries },
+  ],
+  exports: [RemindersService],
 })
 export class DraftsModule {}

@@ -30,5 +30,6 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
   ],
+  exports: [MessageSendService, MessageReadsService, MessageRenderer],
 })
 export class MessagesModule {}

@@ -76,6 +76,8 @@ export class TestApp {
       COUNT_SQL_STATEMENTS: 'true',
       EVENT_HEARTBEAT_SECONDS: '2',
       UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
+      // Tests deliver reminders by calling RemindersService.deliverDue (no background timer).
+      REMINDER_POLL_INTERVAL_MS: '0',
       ...env,
     });
     const clock = new TestClock();

@@ -1,4 +1,4 @@
-import type { Draft, DraftState } from '@app/domain/drafts';
+import type { Draft, DraftState, ReminderView } from '@app/domain/drafts';
 
 export abstract class DraftRepository {
   /** Stores new drafts in one statement; ids come back in the order given. */
@@ -25,9 +25,51 @@ export abstract class SavedSnippetRepository {
   abstract delete(realmId: number, snippetId: number): Promise<void>;
 }
 
+export interface NewReminder {
+  realmId: number;
+  userId: number;
+  targetMessageId: number;
+  /** As sent (delivery formats the text again from it). */
+  note: string;
+  content: string;
+  renderedContent: string;
+  scheduledAt: Date;
+  now: Date;
+}
+
+/** A reminder the delivery worker holds (row-locked) in its transaction. */
+export interface DueReminder {
+  id: number;
+  realmId: number;
+  userId: number;
+  targetMessageId: number;
+  note: string;
+  content: string;
+  renderedContent: string;
+  scheduledAt: Date;
+}
+
+export abstract class ReminderRepository {
+  abstract insert(r: NewReminder): Promise<number>;
+  /** Locks the owner's reminder; false when missing or someone else's. */
+  abstract lockOwned(realmId: number, userId: number, reminderId: number): Promise<boolean>;
+  abstract delete(realmId: number, reminderId: number): Promise<void>;
+  /**
+   * The oldest reminder due at `now` (any organization) that is neither delivered nor failed
+   * nor being delivered by another transaction, locked until this one ends; null when none.
+   */
+  abstract claimDue(now: Date): Promise<DueReminder | null>;
+  /** `messageId`: the message sent, null when nothing could be sent. */
+  abstract markDelivered(reminderId: number, messageId: number | null): Promise<void>;
+  /** Marks an undelivered reminder failed; false when it was delivered meanwhile (left as it is). */
+  abstract markFailed(reminderId: number, failureMessage: string): Promise<boolean>;
+}
+
 export abstract class DraftQueries {
   /** The user's drafts, oldest edit first. */
   abstract drafts(realmId: number, userId: number): Promise<DraftState[]>;
   /** The user's saved snippets by id. */
   abstract savedSnippets(realmId: number, userId: number): Promise<SavedSnippetRecord[]>;
+  /** The user's undelivered reminders (failed ones too), by delivery time. */
+  abstract reminders(realmId: number, userId: number): Promise<ReminderView[]>;
 }

@@ -1,4 +1,4 @@
-import type { DraftState } from '@app/domain/drafts';
+import type { DraftState, ReminderView } from '@app/domain/drafts';
 import type { SavedSnippetRecord } from '../application/draft.ports.js';
 
 /** Zulip's Draft.to_dict: `timestamp` in whole seconds. */
@@ -8,4 +8,18 @@ export function presentDraft(d: DraftState) {
 
 export function presentSavedSnippet(s: SavedSnippetRecord) {
   return { id: s.id, title: s.title, content: s.content, date_created: Math.floor(s.dateCreated.getTime() / 1000) };
+}
+
+/** Zulip's ScheduledMessage.to_reminder_dict: a direct message to oneself, time in whole seconds. */
+export function presentReminder(r: ReminderView) {
+  return {
+    reminder_id: r.id,
+    to: [r.ownerId],
+    type: 'private',
+    content: r.content,
+    rendered_content: r.renderedContent,
+    scheduled_delivery_timestamp: Math.floor(r.scheduledAt.getTime() / 1000),
+    failed: r.failed,
+    reminder_target_message_id: r.targetMessageId,
+  };
 }

@@ -66,3 +66,10 @@ export class EditSavedSnippetDto {
   @PlainParam(snippetString(MAX_SAVED_SNIPPET_CONTENT_LENGTH), { optional: true }) content?: string;
   @PlainParam(snippetString(MAX_SAVED_SNIPPET_TITLE_LENGTH), { optional: true }) title?: string;
 }
+
+/** POST /reminders (Zulip's create_reminders_message_backend). */
+export class CreateReminderDto {
+  @JsonParam(int()) message_id: number;
+  @JsonParam(int()) scheduled_delivery_timestamp: number;
+  @PlainParam(str(), { optional: true }) note?: string;
+}

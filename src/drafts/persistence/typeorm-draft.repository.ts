@@ -1,7 +1,8 @@
-import { Draft, type DraftState, type DraftType } from '@app/domain/drafts';
+import { Draft, type DraftState, type DraftType, type ReminderView } from '@app/domain/drafts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DraftQueries, DraftRepository, type SavedSnippetRecord, SavedSnippetRepository } from '../application/draft.ports.js';
+import { REMINDER_VIEW_SQL, toReminderView } from './typeorm-reminder.repository.js';
 
 interface DraftRow {
   id: number;
@@ -134,5 +135,9 @@ export class TypeOrmDraftQueries extends DraftQueries {
       [realmId, userId],
     );
     return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, dateCreated: r.date_created }));
+  }
+
+  async reminders(realmId: number, userId: number): Promise<ReminderView[]> {
+    return (await this.ds.query(REMINDER_VIEW_SQL, [realmId, userId])).map(toReminderView);
   }
 }

@@ -15,6 +15,8 @@ import { paragraphHtml } from '../../shared/http/html.js';
 import { presentDomain, presentLinkifier, presentPlayground } from '../../realm/http/realm-resources.presenter.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { RealmEmojiService } from '../../emoji/application/realm-emoji.service.js';
+import { RemindersService } from '../../drafts/application/reminders.service.js';
+import { presentReminder } from '../../drafts/http/draft.presenter.js';
 import { presentRealmEmojiMap } from '../../emoji/http/realm-emoji.presenter.js';
 import { UserStatusService } from '../../users/application/user-status.service.js';
 import { UserQueries } from '../../users/application/user.ports.js';
@@ -37,6 +39,7 @@ export const FETCHABLE = [
   'realm_playgrounds',
   'realm_emoji',
   'user_status',
+  'reminders',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
@@ -57,6 +60,7 @@ export class RegisterService {
     private readonly config: ServerConfig,
     private readonly statuses: UserStatusService,
     private readonly emoji: RealmEmojiService,
+    private readonly reminders: RemindersService,
   ) {}
 
   async initialState(
@@ -90,6 +94,7 @@ export class RegisterService {
     }
     if (want('realm_emoji')) state.realm_emoji = presentRealmEmojiMap(await this.emoji.list(actor));
     if (want('user_status')) state.user_status = presentUserStatusMap(await this.statuses.statusesOfRealm(actor));
+    if (want('reminders')) state.reminders = (await this.reminders.listReminders(actor)).map(presentReminder);
     return state;
   }
 

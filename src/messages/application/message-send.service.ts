@@ -433,6 +433,54 @@ export class MessageSendService {
     return id;
   }
 
+  /**
+   * A Notification Bot direct message to one user (delivered reminders), sent at `dateSent`:
+   * unread for the user, read for the bot. `renderedContent` is the caller's rendering.
+   */
+  async postDirectNotice(tx: Tx, realmId: number, userId: number, content: string, renderedContent: string, dateSent: Date): Promise<number> {
+    const bot = await tx.users.systemBot(realmId, 'notification-bot');
+    const participants = [bot.id, userId];
+    const conversation = await tx.messages.directConversation(realmId, participants);
+    const id = await tx.messages.insert({
+      realmId,
+      senderId: bot.id,
+      recipientId: conversation.recipientId,
+      channelId: null,
+      topic: '',
+      content,
+      renderedContent,
+      dateSent,
+      sendingClient: 'Internal',
+      hasAttachment: false,
+    });
+    const rows = await tx.messages.insertDirectUserMessages(id, participants, {
+      senderId: bot.id,
+      senderRead: true,
+      mentioned: [],
+      streamWildcard: false,
+      topicWildcardUsers: [],
+    });
+    const users = await tx.users.findManyByIds(realmId, participants);
+    tx.afterCommit([
+      messageEvent({
+        realmId,
+        realmStringId: (await tx.realms.get(realmId)).stringId,
+        id,
+        sender: bot,
+        channel: null,
+        participants: [...users.values()].sort((a, b) => a.id - b.id),
+        recipientId: conversation.recipientId,
+        topic: '',
+        content,
+        renderedContent,
+        dateSent,
+        client: 'Internal',
+        rows,
+      }),
+    ]);
+    return id;
+  }
+
   /** Uploads the content links to that the sender owns (or can already see through a message). */
   async attachmentsToClaim(tx: Tx, actor: Actor, content: string): Promise<number[]> {
     const paths = referencedUploadPaths(content);

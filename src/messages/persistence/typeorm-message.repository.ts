@@ -124,7 +124,11 @@ export class TypeOrmMessageRepository extends MessageRepository {
        SELECT id FROM ins UNION ALL SELECT id FROM recipients WHERE type = $2 AND type_id = $3 LIMIT 1`,
       [realmId, type, typeId],
     );
-    return row.id;
+    if (row !== undefined) return row.id;
+    // A concurrent transaction inserted it: ON CONFLICT waited for its COMMIT, but this
+    // statement's snapshot is older; the next statement sees the row.
+    const [again] = await this.em.query(`SELECT id FROM recipients WHERE type = $1 AND type_id = $2`, [type, typeId]);
+    return again.id;
   }
 
   channelRecipient(realmId: number, channelId: number): Promise<number> {
@@ -134,7 +138,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
   async directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }> {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     const key = ids.join(',');
-    const [group] = await this.em.query(
+    let [group] = await this.em.query(
       `WITH ins AS (
          INSERT INTO direct_message_groups (realm_id, participant_key) VALUES ($1, $2)
          ON CONFLICT (realm_id, participant_key) DO NOTHING RETURNING id
@@ -145,6 +149,11 @@ export class TypeOrmMessageRepository extends MessageRepository {
        UNION ALL SELECT id, false FROM direct_message_groups WHERE realm_id = $1 AND participant_key = $2 LIMIT 1`,
       [realmId, key, ids],
     );
+    // Created by a concurrent transaction that committed while this statement waited on the
+    // conflict (its snapshot predates that COMMIT): a new statement sees the row.
+    group ??= (
+      await this.em.query(`SELECT id, false AS created FROM direct_message_groups WHERE realm_id = $1 AND participant_key = $2`, [realmId, key])
+    )[0];
     const recipientId = await this.recipient(realmId, RECIPIENT_DIRECT, group.id);
     const hasMessages = group.created
       ? false

@@ -1,6 +1,6 @@
 import type { ChannelQueries, ChannelRepository } from '../../channels/application/channel.ports.js';
 import type { MessageRepository } from '../../messages/application/message.ports.js';
-import type { DraftRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
+import type { DraftRepository, ReminderRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
 import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
 import type { RealmEmojiRepository } from '../../emoji/application/realm-emoji.ports.js';
 import type { UserStatusRepository } from '../../users/application/user-status.ports.js';
@@ -20,6 +20,7 @@ export interface Tx {
   readonly messages: MessageRepository;
   readonly drafts: DraftRepository;
   readonly savedSnippets: SavedSnippetRepository;
+  readonly reminders: ReminderRepository;
   readonly invitations: InvitationRepository;
   /** Emails leave only if the transaction commits (outbox). */
   readonly emails: EmailSender;

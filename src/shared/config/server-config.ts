@@ -53,6 +53,8 @@ export class ServerConfig {
   readonly uploadsDir: string;
   readonly countStatements: boolean;
   readonly eventHeartbeatSeconds: number;
+  /** How often the reminder worker looks for due reminders; 0 turns it off. */
+  readonly reminderPollIntervalMs: number;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -84,6 +86,8 @@ export class ServerConfig {
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
+    this.reminderPollIntervalMs = int(env, 'REMINDER_POLL_INTERVAL_MS', 5000);
+    if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 
   static fromEnv(env: Env = process.env): ServerConfig {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { TypeOrmChannelQueries, TypeOrmChannelRepository } from '../../channels/persistence/typeorm-channel.repository.js';
 import { TypeOrmMessageRepository } from '../../messages/persistence/typeorm-message.repository.js';
 import { TypeOrmDraftRepository, TypeOrmSavedSnippetRepository } from '../../drafts/persistence/typeorm-draft.repository.js';
+import { TypeOrmReminderRepository } from '../../drafts/persistence/typeorm-reminder.repository.js';
 import { TypeOrmInvitationRepository } from '../../invitations/persistence/typeorm-invitation.repository.js';
 import { TypeOrmRealmEmojiRepository } from '../../emoji/persistence/typeorm-realm-emoji.repository.js';
 import { TypeOrmLinkifierRepository, TypeOrmPlaygroundRepository } from '../../realm/persistence/typeorm-realm-resources.repository.js';
@@ -46,6 +47,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           messages: new TypeOrmMessageRepository(em),
           drafts: new TypeOrmDraftRepository(em),
           savedSnippets: new TypeOrmSavedSnippetRepository(em),
+          reminders: new TypeOrmReminderRepository(em),
           invitations: new TypeOrmInvitationRepository(em),
           emails: new OutboxEmailSender(em),
           userStatus: new TypeOrmUserStatusRepository(em),

@@ -1,2 +1,3 @@
 export * from './draft.js';
 export * from './saved-snippet.js';
+export * from './reminder.js';
