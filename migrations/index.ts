@@ -4,6 +4,7 @@ import { Messages1764000000000 } from './1764000000000-Messages.js';
 import { RealmResources1764100000000 } from './1764100000000-RealmResources.js';
 import { UserStatus1764200000000 } from './1764200000000-UserStatus.js';
 import { OrgContent1764300000000 } from './1764300000000-OrgContent.js';
+import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   RealmResources1764100000000,
   UserStatus1764200000000,
   OrgContent1764300000000,
+  PushDevices1764400000000,
 ];
