@@ -6,6 +6,7 @@ import { UserStatus1764200000000 } from './1764200000000-UserStatus.js';
 import { OrgContent1764300000000 } from './1764300000000-OrgContent.js';
 import { Events1764600000000 } from './1764600000000-Events.js';
 import { Reminders1764500000000 } from './1764500000000-Reminders.js';
+import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   RealmResources1764100000000,
   UserStatus1764200000000,
   OrgContent1764300000000,
+  PushDevices1764400000000,
   Reminders1764500000000,
   Events1764600000000,
 ];

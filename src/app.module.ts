@@ -6,6 +6,7 @@ import { DraftsModule } from './drafts/drafts.module.js';
 import { EmojiModule } from './emoji/emoji.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { PushModule } from './push/push.module.js';
 import { InvitationsModule } from './invitations/invitations.module.js';
 import { RealmModule } from './realm/realm.module.js';
 import { ServerModule } from './server/server.module.js';
@@ -22,7 +23,7 @@ export class AppModule {
   static register(config: ServerConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, MessagesModule, DraftsModule, InvitationsModule, EmojiModule, ServerModule, EventsModule],
+      imports: [SharedModule.register(config, logger), UsersModule, RealmModule, ChannelsModule, MessagesModule, DraftsModule, InvitationsModule, EmojiModule, PushModule, ServerModule, EventsModule],
       providers: [
         { provide: APP_GUARD, useClass: ApiAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -6,3 +6,4 @@ export * from './messages/index.js';
 export * from './drafts/index.js';
 export * from './invitations/index.js';
 export * from './emoji/index.js';
+export * from './push/index.js';

@@ -4,6 +4,7 @@ import type { DraftRepository, ReminderRepository, SavedSnippetRepository } from
 import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
 import type { RealmEmojiRepository } from '../../emoji/application/realm-emoji.ports.js';
 import type { UserStatusRepository } from '../../users/application/user-status.ports.js';
+import type { PushDeviceRepository } from '../../push/application/push.ports.js';
 import type { LinkifierRepository, PlaygroundRepository, RealmRepository } from '../../realm/application/realm.ports.js';
 import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
@@ -28,6 +29,7 @@ export interface Tx {
   readonly realmEmoji: RealmEmojiRepository;
   readonly linkifiers: LinkifierRepository;
   readonly playgrounds: PlaygroundRepository;
+  readonly pushDevices: PushDeviceRepository;
   afterCommit(events: readonly ClientEvent[]): void;
 }
 

@@ -39,6 +39,13 @@ export class ServerConfig {
   readonly ownerEmail: string;
   readonly ownerPassword: string | undefined;
   readonly pushBouncerUrl: string | undefined;
+  /** This server's registration with the push relay (Zulip's ZULIP_ORG_ID / ZULIP_ORG_KEY): HTTP Basic credentials. */
+  readonly pushBouncerServerUuid: string | undefined;
+  readonly pushBouncerApiKey: string | undefined;
+  /** How long one request to the push relay may take before it counts as a network error. */
+  readonly pushBouncerTimeoutMs: number;
+  /** How often registrations the relay could not take yet are retried (0: only on the next start). */
+  readonly pushRegistrationRetryIntervalMs: number;
   readonly webPublicStreamsEnabled: boolean;
   readonly invitationLinkValidityMinutes: number;
   /** Invitation emails an organization may send per rolling day (Zulip's INVITES_DEFAULT_REALM_DAILY_MAX). */
@@ -74,6 +81,18 @@ export class ServerConfig {
     this.ownerEmail = env.OWNER_EMAIL || 'owner@example.com';
     this.ownerPassword = env.OWNER_PASSWORD || undefined;
     this.pushBouncerUrl = env.PUSH_BOUNCER_URL || undefined;
+    this.pushBouncerServerUuid = env.PUSH_BOUNCER_SERVER_UUID || undefined;
+    this.pushBouncerApiKey = env.PUSH_BOUNCER_API_KEY || undefined;
+    this.pushBouncerTimeoutMs = int(env, 'PUSH_BOUNCER_TIMEOUT_MS', 5000);
+    if (this.pushBouncerTimeoutMs <= 0) throw new Error('PUSH_BOUNCER_TIMEOUT_MS must be positive');
+    this.pushRegistrationRetryIntervalMs = int(env, 'PUSH_REGISTRATION_RETRY_INTERVAL_MS', 30_000);
+    if (this.pushBouncerUrl !== undefined) {
+      try {
+        new URL(this.pushBouncerUrl);
+      } catch {
+        throw new Error(`PUSH_BOUNCER_URL is not a URL: "${this.pushBouncerUrl}"`);
+      }
+    }
     this.webPublicStreamsEnabled = bool(env, 'WEB_PUBLIC_STREAMS_ENABLED', false);
     this.invitationLinkValidityMinutes = int(env, 'INVITATION_LINK_VALIDITY_MINUTES', 14400);
     this.invitesDailyMax = int(env, 'INVITES_DEFAULT_REALM_DAILY_MAX', 100);

@@ -11,6 +11,7 @@ import { TypeOrmRealmRepository } from '../../realm/persistence/typeorm-realm.re
 import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
 import { TypeOrmUserRepository } from '../../users/persistence/typeorm-user.repository.js';
 import { TypeOrmUserStatusRepository } from '../../users/persistence/typeorm-user-status.repository.js';
+import { TypeOrmPushDeviceRepository } from '../../push/persistence/typeorm-push.repository.js';
 import type { ClientEvent } from '../application/client-event.js';
 import { type Tx, UnitOfWork } from '../application/unit-of-work.js';
 import { appendEvents } from './event-journal.js';
@@ -54,6 +55,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
           realmEmoji: new TypeOrmRealmEmojiRepository(em),
           linkifiers: new TypeOrmLinkifierRepository(em),
           playgrounds: new TypeOrmPlaygroundRepository(em),
+          pushDevices: new TypeOrmPushDeviceRepository(em),
           afterCommit: (events) => pending.push(...events),
         };
         const out = await work(tx);

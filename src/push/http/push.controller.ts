@@ -1,0 +1,53 @@
+import type { Actor } from '@app/domain/users';
+import { Controller, Delete } from '@nestjs/common';
+import { CurrentActor, Require } from '../../shared/auth/decorators.js';
+import { ZulipParams } from '../../shared/http/params/index.js';
+import { ApiPost } from '../../shared/http/routes.js';
+import { PushDevicesService } from '../application/push-devices.service.js';
+import { AddApnsTokenDto, RegisterPushDeviceDto, RemoveApnsTokenDto, TestNotificationDto } from './push.dto.js';
+
+@Controller('api/v1')
+export class PushController {
+  constructor(private readonly push: PushDevicesService) {}
+
+  @ApiPost('users/me/apns_device_token')
+  @Require('human')
+  async addApnsToken(@CurrentActor() actor: Actor, @ZulipParams() p: AddApnsTokenDto) {
+    await this.push.addApnsToken(actor, p.token, p.appid);
+    return {};
+  }
+
+  @Delete('users/me/apns_device_token')
+  @Require('human')
+  async removeApnsToken(@CurrentActor() actor: Actor, @ZulipParams() p: RemoveApnsTokenDto) {
+    await this.push.removeApnsToken(actor, p.token);
+    return {};
+  }
+
+  /** zerver/views/devices.py register_device: no parameters and, unlike the push endpoints, no bot check. */
+  @ApiPost('register_client_device')
+  async registerClientDevice(@CurrentActor() actor: Actor) {
+    return { device_id: await this.push.registerClientDevice(actor) };
+  }
+
+  @ApiPost('mobile_push/register')
+  @Require('human')
+  async registerPushDevice(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterPushDeviceDto) {
+    await this.push.registerPushDevice(actor, p.device_id, {
+      tokenKind: p.token_kind,
+      pushKey: p.push_key,
+      pushKeyId: p.push_key_id,
+      bouncerPublicKey: p.bouncer_public_key,
+      encryptedPushRegistration: p.encrypted_push_registration,
+      tokenId: p.token_id,
+    });
+    return {};
+  }
+
+  @ApiPost('mobile_push/e2ee/test_notification')
+  @Require('human')
+  async sendTestNotification(@CurrentActor() actor: Actor, @ZulipParams() p: TestNotificationDto) {
+    await this.push.sendTestNotification(actor, p.device_id);
+    return {};
+  }
+}
