@@ -9,6 +9,8 @@ import { EventQueues } from '../application/event-queues.js';
 
 const CATCH_UP_MS = 2_000;
 const RETENTION_MINUTES = 60;
+/** How the LISTEN connection shows in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = 'svc-event-listener';
 
 /**
  * Feeds this process's queues from the event journal: LISTEN carries only the organization id;
@@ -45,7 +47,7 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.config.databaseUrl });
+    const client = new pg.Client({ connectionString: this.config.databaseUrl, application_name: LISTENER_APPLICATION_NAME });
     client.on('notification', (n) => void this.catchUp(Number(n.payload)));
     client.on('error', (err) => {
       this.logger.warn({ err }, 'event listener connection lost; reconnecting');

@@ -1,67 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from '../../support/databases.js';
+import { freePort, type ServerProcess, startServer, stopServer } from '../../support/server-process.js';
 
 /**
  * The built server (`node dist/src/main.js`, what `npm start` runs) on a test database: a
  * reminder that fell due while the server was down is delivered once after it is back.
  */
-interface Running {
-  proc: ChildProcess;
-  exited: Promise<number | null>;
-}
-
 const DB_NAME = `${TEST_DB_PREFIX}_restart_p${process.pid}`;
 const PASSWORD = 'owner-Secret-Passphrase-42';
 let databaseUrl: string;
 let port: number;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-function start(): Promise<Running> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    OWNER_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'warn',
-    REMINDER_POLL_INTERVAL_MS: '100',
-  };
-  const proc = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (c) => (out += c));
-  proc.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 45_000);
-    const check = setInterval(() => {
-      if (out.includes('Server listening')) {
-        clearTimeout(timer);
-        clearInterval(check);
-        resolve({ proc, exited });
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      clearInterval(check);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
-}
-
-async function stop(s: Running): Promise<number | null> {
-  s.proc.kill('SIGTERM');
-  return s.exited;
-}
+const start = (): Promise<ServerProcess> =>
+  startServer(port, { DATABASE_URL: databaseUrl, OWNER_PASSWORD: PASSWORD, REMINDER_POLL_INTERVAL_MS: '100' });
+const stop = stopServer;
 
 let apiKey = '';
 const auth = () => ({ Authorization: `Basic ${Buffer.from(`owner@example.com:${apiKey}`).toString('base64')}` });

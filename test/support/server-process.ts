@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** The built server (`node dist/src/main.js`, what `npm start` runs) as a child process. */
+export interface ServerProcess {
+  proc: ChildProcess;
+  port: number;
+  url: string;
+  exited: Promise<number | null>;
+  output: () => string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/** Starts the server on `port` with `env` added to this process's environment; resolves once it listens. */
+export function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (c) => (out += c));
+  proc.stderr!.on('data', (c) => (out += c));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 45_000);
+    const check = setInterval(() => {
+      if (out.includes('Server listening')) {
+        clearTimeout(timer);
+        clearInterval(check);
+        resolve({ proc, port, url: `http://127.0.0.1:${port}`, exited, output: () => out });
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      clearInterval(check);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/** SIGTERM and the exit code (0 for a clean shutdown). */
+export function stopServer(s: ServerProcess): Promise<number | null> {
+  s.proc.kill('SIGTERM');
+  return s.exited;
+}

@@ -1,0 +1,11 @@
+// zulip-js ships no types; what the tests call.
+declare module 'zulip-js' {
+  type Json = Record<string, any>;
+  interface Client {
+    queues: { register(p: Json): Promise<Json>; deregister(p: Json): Promise<Json> };
+    messages: { send(p: Json): Promise<Json> };
+    events: { retrieve(p: Json): Promise<Json> };
+    callOnEachEvent(cb: (event: Json) => void, eventTypes?: string[]): Promise<void>;
+  }
+  export default function zulip(config: { username: string; apiKey: string; realm: string }): Promise<Client>;
+}
