@@ -23,6 +23,6 @@ import { TypeOrmDraftQueries } from './persistence/typeorm-draft.repository.js';
     ReminderDeliveryWorker,
     { provide: DraftQueries, useClass: TypeOrmDraftQueries },
   ],
-  exports: [RemindersService],
+  exports: [RemindersService, DraftsService, SavedSnippetsService],
 })
 export class DraftsModule {}

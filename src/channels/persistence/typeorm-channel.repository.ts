@@ -62,7 +62,7 @@ async function toStates(em: EntityManager, rows: ChannelRow[]): Promise<(Channel
   }));
 }
 
-const toSubscription = (r: Record<string, unknown>): SubscriptionRecord => ({
+export const toSubscription = (r: Record<string, unknown>): SubscriptionRecord => ({
   userId: r.user_id as number,
   channelId: r.channel_id as number,
   active: r.active as boolean,

@@ -40,6 +40,16 @@ export const FETCHABLE = [
   'realm_emoji',
   'user_status',
   'reminders',
+  'subscription',
+  'stream',
+  'message',
+  'update_message_flags',
+  'starred_messages',
+  'user_topic',
+  'muted_topics',
+  'drafts',
+  'saved_snippets',
+  'default_streams',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */

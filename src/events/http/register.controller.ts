@@ -6,6 +6,7 @@ import { CurrentActor } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { EventQueues } from '../application/event-queues.js';
+import { RegisterSections } from '../application/register-sections.js';
 import { RegisterService } from '../application/register.service.js';
 import { PgEventListener } from '../persistence/pg-event-listener.js';
 import { DeleteQueueDto, EventsDto, RegisterDto } from './register.dto.js';
@@ -16,6 +17,7 @@ export class RegisterController {
     private readonly register: RegisterService,
     private readonly queues: EventQueues,
     private readonly listener: PgEventListener,
+    private readonly sections: RegisterSections,
   ) {}
 
   /**
@@ -49,6 +51,7 @@ export class RegisterController {
     const state = await this.register.initialState(actor, want, p.client_gravatar, {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
     });
+    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: p.queue_lifespan_secs > 0 ? Math.min(p.queue_lifespan_secs, 604800) : 600 };
   }
 
