@@ -58,7 +58,23 @@ export class RegisterController {
   /** GET /events: long-polls the queue (spec 30 §3). */
   @Get('events')
   async events(@CurrentActor() actor: Actor, @ZulipParams() p: EventsDto, @Req() req: Request) {
-    if (p.queue_id === undefined) throw badRequest("Missing 'queue_id' argument");
+    if (p.queue_id === undefined) {
+      if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
+      // Zulip's shortcut: a queue with default options, created by the poll itself (spec 30 §3.2).
+      const queue = this.queues.create({
+        userId: actor.userId,
+        realmId: actor.realmId,
+        eventTypes: null,
+        narrow: [],
+        applyMarkdown: false,
+        clientGravatar: false,
+        allPublicStreams: false,
+        capabilities: { bulkMessageDeletion: false, linkifierUrlTemplate: false, emptyTopicName: false, archivedChannels: false },
+        lifespanSecs: 0,
+      });
+      queue.setSnapshot(await this.listener.snapshotSeq(actor.realmId));
+      return { events: [], queue_id: queue.id };
+    }
     if (p.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");
     const cancelled = new Promise<void>((resolve) => req.on('close', () => resolve()));
     const events = await this.queues.poll(p.queue_id, actor.userId, p.last_event_id, p.dont_block, cancelled);

@@ -33,6 +33,7 @@ import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext } from '../../users/application/permissions.js';
 import { canAccessMessage } from './message-access.js';
+import { userTopicEvent } from './message.events.js';
 import type { AttachmentRecord, EditHistoryEntry, MessageRecord } from './message.ports.js';
 import { MessageRenderer } from './message-renderer.js';
 import { MessageSendService, viewerOf } from './message-send.service.js';
@@ -240,10 +241,17 @@ export class MessageEditService {
           await tx.messages.markChannelFirstMessage(destination.id, Math.min(...ids));
         }
         const wholeTopic = ids.length === topicMessages.length;
+        let visibility: Awaited<ReturnType<Tx['messages']['moveTopicVisibility']>> | null = null;
         if (wholeTopic) {
-          await tx.messages.moveTopicVisibility({ channelId: source.id, topic: m.topic }, { channelId: destination.id, topic: targetTopic });
+          visibility = await tx.messages.moveTopicVisibility({ channelId: source.id, topic: m.topic }, { channelId: destination.id, topic: targetTopic });
         }
         await this.publishUpdate(tx, actor, { m, source, destination, ids, dropped, content, rendered, newTopic, streamId, propagateMode: req.propagateMode, now });
+        if (visibility !== null) {
+          tx.afterCommit([
+            ...visibility.removed.map((u) => userTopicEvent(actor.realmId, u, source.id, m.topic, 0, now)),
+            ...visibility.set.map((r) => userTopicEvent(actor.realmId, r.userId, destination.id, targetTopic, r.policy, r.lastUpdated)),
+          ]);
+        }
         await this.notices(tx, actor, {
           source,
           destination,

@@ -109,7 +109,10 @@ export abstract class MessageRepository {
     movedTime: Date | null,
   ): Promise<void>;
   /** Moves the users' topic visibility preferences with a whole topic (the more visible policy wins). */
-  abstract moveTopicVisibility(from: { channelId: number; topic: string }, to: { channelId: number; topic: string }): Promise<void>;
+  abstract moveTopicVisibility(
+    from: { channelId: number; topic: string },
+    to: { channelId: number; topic: string },
+  ): Promise<{ removed: number[]; set: { userId: number; policy: number; lastUpdated: Date }[] }>;
   /** The newest message of a channel topic. */
   abstract lastTopicMessage(channelId: number, topic: string): Promise<MessageRecord | null>;
   /** Ids (and send dates) of a channel topic's messages, oldest first; `visibleTo` limits to the user's rows. */

@@ -332,21 +332,32 @@ export class TypeOrmMessageRepository extends MessageRepository {
     );
   }
 
-  async moveTopicVisibility(from: { channelId: number; topic: string }, to: { channelId: number; topic: string }): Promise<void> {
+  async moveTopicVisibility(
+    from: { channelId: number; topic: string },
+    to: { channelId: number; topic: string },
+  ): Promise<{ removed: number[]; set: { userId: number; policy: number; lastUpdated: Date }[] }> {
     // Rank: followed (3) > unmuted (2) > muted (1); a row exists only for non-inherit policies.
-    await this.em.query(
+    const set: { user_id: number; visibility_policy: number; last_updated: Date }[] = await this.em.query(
       `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
        SELECT realm_id, user_id, $3, $4, visibility_policy, last_updated FROM user_topics
        WHERE channel_id = $1 AND lower(topic_name) = lower($2)
        ON CONFLICT (user_id, channel_id, lower(topic_name)) DO UPDATE
-         SET visibility_policy = GREATEST(user_topics.visibility_policy, EXCLUDED.visibility_policy)`,
+         SET visibility_policy = GREATEST(user_topics.visibility_policy, EXCLUDED.visibility_policy)
+       RETURNING user_id, visibility_policy, last_updated`,
       [from.channelId, from.topic, to.channelId, to.topic],
     );
-    await this.em.query(
-      `DELETE FROM user_topics WHERE channel_id = $1 AND lower(topic_name) = lower($2)
-         AND NOT (channel_id = $3 AND lower(topic_name) = lower($4))`,
-      [from.channelId, from.topic, to.channelId, to.topic],
+    const removed = returnedRows<{ user_id: number }>(
+      await this.em.query(
+        `DELETE FROM user_topics WHERE channel_id = $1 AND lower(topic_name) = lower($2)
+           AND NOT (channel_id = $3 AND lower(topic_name) = lower($4))
+         RETURNING user_id`,
+        [from.channelId, from.topic, to.channelId, to.topic],
+      ),
     );
+    return {
+      removed: removed.map((r) => r.user_id),
+      set: set.map((r) => ({ userId: r.user_id, policy: r.visibility_policy, lastUpdated: r.last_updated })),
+    };
   }
 
   async lastTopicMessage(channelId: number, topic: string): Promise<MessageRecord | null> {

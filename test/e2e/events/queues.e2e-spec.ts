@@ -167,6 +167,18 @@ describe('the new-user flow of issue 6', () => {
     expect(event).toMatchObject({ stream_id: devel, topic_name: 'brand new topic', visibility_policy: 3, last_updated: expect.any(Number) });
   });
 
+  it('carries topic visibility over when a whole topic moves (user_topic for old and new)', async () => {
+    const a = await EventClient.register(t, alice, { event_types: ['user_topic'] });
+    const id = (await send(alice, { topic: 'vis before', content: 'mine' })).body.id;
+    expect((await a.ofType('user_topic'))[0]).toMatchObject({ topic_name: 'vis before', visibility_policy: 3 });
+    expectSuccess(await t.patch(`messages/${id}`, { form: { topic: 'vis after', propagate_mode: 'change_all' } }));
+    const events = (await a.ofType('user_topic', 2)).map(({ id: _, last_updated: __, ...e }) => e);
+    expect(events).toEqual([
+      { type: 'user_topic', stream_id: devel, topic_name: 'vis before', visibility_policy: 0 },
+      { type: 'user_topic', stream_id: devel, topic_name: 'vis after', visibility_policy: 3 },
+    ]);
+  });
+
   it('announces subscriptions added and removed, to the user and to their peers', async () => {
     const a = await EventClient.register(t, alice, { event_types: ['subscription', 'stream'] });
     const c = await EventClient.register(t, carol, { event_types: ['subscription'] });
@@ -224,6 +236,16 @@ describe('event queues', () => {
     expectError(await t.get('events', { as: alice, query: { queue_id: a.queueId, last_event_id: -1, dont_block: true } }), 400, `Bad event queue ID: ${a.queueId}`, 'BAD_EVENT_QUEUE_ID', { queue_id: a.queueId });
     expectError(await t.delete('events', { as: alice, query: { queue_id: a.queueId } }), 400, `Bad event queue ID: ${a.queueId}`, 'BAD_EVENT_QUEUE_ID', { queue_id: a.queueId });
     expectError(await t.get('events', { as: alice, query: { last_event_id: -1 } }), 400, "Missing 'queue_id' argument");
+    expectError(await t.get('events', { as: alice, query: { queue_id: a.queueId } }), 400, "Missing 'last_event_id' argument");
+  });
+
+  it('creates a queue when polled without queue_id and dont_block=true', async () => {
+    const res = await t.get('events', { as: alice, query: { dont_block: true } });
+    expectSuccess(res);
+    expect(res.body.events).toEqual([]);
+    await send(bob, { content: 'into the implicit queue' });
+    const next = await t.get('events', { as: alice, query: { queue_id: res.body.queue_id, last_event_id: -1 } });
+    expect(next.body.events.map((e: { type: string }) => e.type)).toContain('message');
   });
 
   it('keeps events until acknowledged by last_event_id', async () => {
