@@ -21,7 +21,8 @@ export abstract class SavedSnippetRepository {
   abstract insert(s: { realmId: number; userId: number; title: string; content: string; now: Date }): Promise<number>;
   /** Locks the owner's snippet; false when missing or someone else's. */
   abstract lockOwned(realmId: number, userId: number, snippetId: number): Promise<boolean>;
-  abstract update(realmId: number, snippetId: number, change: { title?: string; content?: string }): Promise<void>;
+  /** Changes the given fields and returns the snippet after the edit. */
+  abstract update(realmId: number, snippetId: number, change: { title?: string; content?: string }): Promise<SavedSnippetRecord>;
   abstract delete(realmId: number, snippetId: number): Promise<void>;
 }
 

@@ -16,6 +16,7 @@ import { pairKey } from '../../channels/application/channel.ports.js';
 import { Clock } from '../../shared/application/clock.js';
 import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { presentDraft } from '../http/draft.presenter.js';
 import { DraftQueries } from './draft.ports.js';
 
 /** Resolves drafts' targets for one actor within a transaction (the viewer is loaded once). */
@@ -79,7 +80,12 @@ export class DraftsService {
       const now = this.nowSeconds();
       const drafts: Draft[] = [];
       for (const input of inputs) drafts.push(Draft.create(actor.userId, await targets.resolve(input, now)));
-      return tx.drafts.insert(actor.realmId, drafts);
+      const ids = await tx.drafts.insert(actor.realmId, drafts);
+      if (ids.length > 0) {
+        const added = drafts.map((d, i) => presentDraft(d.withId(ids[i]).snapshot()));
+        tx.afterCommit([{ realmId: actor.realmId, event: { type: 'drafts', op: 'add', drafts: added }, userIds: [actor.userId] }]);
+      }
+      return ids;
     });
   }
 
@@ -90,6 +96,7 @@ export class DraftsService {
       if (draft === null) throw draftDoesNotExist();
       draft.replaceWith(await new DraftTargets(tx, actor).resolve(input, this.nowSeconds()));
       await tx.drafts.save(actor.realmId, draft);
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'drafts', op: 'update', draft: presentDraft(draft.snapshot()) }, userIds: [actor.userId] }]);
     });
   }
 
@@ -99,6 +106,7 @@ export class DraftsService {
       const draft = await tx.drafts.findOwned(actor.realmId, actor.userId, draftId);
       if (draft === null) throw draftDoesNotExist();
       await tx.drafts.delete(actor.realmId, draft.id);
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'drafts', op: 'remove', draft_id: draft.id }, userIds: [actor.userId] }]);
     });
   }
 }

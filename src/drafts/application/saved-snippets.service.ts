@@ -3,6 +3,7 @@ import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { presentSavedSnippet } from '../http/draft.presenter.js';
 import { DraftQueries, type SavedSnippetRecord } from './draft.ports.js';
 
 /** Saved snippets (spec 13 §2): a user's reusable message texts. Title and content arrive checked. */
@@ -19,9 +20,13 @@ export class SavedSnippetsService {
   }
 
   createSavedSnippet(actor: Actor, title: string, content: string): Promise<number> {
-    return this.uow.run((tx) =>
-      tx.savedSnippets.insert({ realmId: actor.realmId, userId: actor.userId, title, content, now: this.clock.now() }),
-    );
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      const id = await tx.savedSnippets.insert({ realmId: actor.realmId, userId: actor.userId, title, content, now });
+      const snippet = presentSavedSnippet({ id, title, content, dateCreated: now });
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'saved_snippets', op: 'add', saved_snippet: snippet }, userIds: [actor.userId] }]);
+      return id;
+    });
   }
 
   /** Neither field given: nothing to do, not even an existence check (as Zulip). */
@@ -29,7 +34,8 @@ export class SavedSnippetsService {
     if (change.title === undefined && change.content === undefined) return;
     await this.uow.run(async (tx) => {
       if (!(await tx.savedSnippets.lockOwned(actor.realmId, actor.userId, snippetId))) throw savedSnippetDoesNotExist();
-      await tx.savedSnippets.update(actor.realmId, snippetId, change);
+      const snippet = presentSavedSnippet(await tx.savedSnippets.update(actor.realmId, snippetId, change));
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'saved_snippets', op: 'update', saved_snippet: snippet }, userIds: [actor.userId] }]);
     });
   }
 
@@ -37,6 +43,7 @@ export class SavedSnippetsService {
     await this.uow.run(async (tx) => {
       if (!(await tx.savedSnippets.lockOwned(actor.realmId, actor.userId, snippetId))) throw savedSnippetDoesNotExist();
       await tx.savedSnippets.delete(actor.realmId, snippetId);
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'saved_snippets', op: 'remove', saved_snippet_id: snippetId }, userIds: [actor.userId] }]);
     });
   }
 }

@@ -2,6 +2,7 @@ import { Draft, type DraftState, type DraftType, type ReminderView } from '@app/
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DraftQueries, DraftRepository, type SavedSnippetRecord, SavedSnippetRepository } from '../application/draft.ports.js';
+import { returnedRows } from '../../shared/persistence/rows.js';
 import { REMINDER_VIEW_SQL, toReminderView } from './typeorm-reminder.repository.js';
 
 interface DraftRow {
@@ -103,11 +104,13 @@ export class TypeOrmSavedSnippetRepository extends SavedSnippetRepository {
     return rows.length > 0;
   }
 
-  async update(realmId: number, snippetId: number, change: { title?: string; content?: string }): Promise<void> {
-    await this.em.query(
-      `UPDATE saved_snippets SET title = coalesce($3, title), content = coalesce($4, content) WHERE realm_id = $1 AND id = $2`,
+  async update(realmId: number, snippetId: number, change: { title?: string; content?: string }): Promise<SavedSnippetRecord> {
+    const [row] = returnedRows<{ id: number; title: string; content: string; date_created: Date }>(await this.em.query(
+      `UPDATE saved_snippets SET title = coalesce($3, title), content = coalesce($4, content) WHERE realm_id = $1 AND id = $2
+       RETURNING id, title, content, date_created`,
       [realmId, snippetId, change.title ?? null, change.content ?? null],
-    );
+    ));
+    return { id: row.id, title: row.title, content: row.content, dateCreated: row.date_created };
   }
 
   async delete(realmId: number, snippetId: number): Promise<void> {

@@ -7,7 +7,8 @@ import {
 } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { linkifiersEvent, toUsers } from './realm.events.js';
 import { type LinkifierRecord, PatternEngine, RealmQueries } from './realm.ports.js';
 
 export interface LinkifierInput {
@@ -17,6 +18,15 @@ export interface LinkifierInput {
   exampleInput?: string;
   reverseTemplate?: string;
   alternativeUrlTemplates?: string[];
+}
+
+/**
+ * Zulip's notify_linkifiers: the complete list after every change, to all active users (the
+ * queues drop it for clients without the linkifier_url_template capability).
+ */
+async function notifyLinkifiers(tx: Tx, realmId: number): Promise<void> {
+  const event = linkifiersEvent(await tx.linkifiers.list(realmId));
+  tx.afterCommit(toUsers(realmId, await tx.users.activeUserIds(realmId), [event]));
 }
 
 /** Linkifiers (spec 22 §1): administrators define them, everyone reads them. */
@@ -46,7 +56,9 @@ export class LinkifiersService {
       await tx.linkifiers.lockIds(actor.realmId);
       const taken = linkifier.pattern !== '' && (await tx.linkifiers.patternTaken(actor.realmId, linkifier.pattern));
       checkLinkifier(linkifier, this.engine.compile, taken);
-      return tx.linkifiers.insert(actor.realmId, linkifier);
+      const id = await tx.linkifiers.insert(actor.realmId, linkifier);
+      await notifyLinkifiers(tx, actor.realmId);
+      return id;
     });
   }
 
@@ -66,6 +78,7 @@ export class LinkifiersService {
         linkifier.pattern !== '' && (await tx.linkifiers.patternTaken(actor.realmId, linkifier.pattern, linkifierId));
       checkLinkifier(linkifier, this.engine.compile, taken);
       await tx.linkifiers.update(actor.realmId, linkifierId, linkifier);
+      await notifyLinkifiers(tx, actor.realmId);
     });
   }
 
@@ -74,6 +87,7 @@ export class LinkifiersService {
     await this.uow.run(async (tx) => {
       if ((await tx.linkifiers.find(actor.realmId, linkifierId)) === null) throw linkifierNotFound();
       await tx.linkifiers.remove(actor.realmId, linkifierId);
+      await notifyLinkifiers(tx, actor.realmId);
     });
   }
 
@@ -82,7 +96,11 @@ export class LinkifiersService {
     await this.uow.run(async (tx) => {
       const existing = await tx.linkifiers.lockIds(actor.realmId);
       checkLinkifierOrder(orderedIds, existing);
-      if (existing.length > 0) await tx.linkifiers.setOrder(actor.realmId, orderedIds);
+      // No linkifiers: nothing to reorder and no event (Zulip returns early).
+      if (existing.length > 0) {
+        await tx.linkifiers.setOrder(actor.realmId, orderedIds);
+        await notifyLinkifiers(tx, actor.realmId);
+      }
     });
   }
 }

@@ -1,8 +1,15 @@
 import { checkPlayground, normalisePlayground, playgroundNotFound } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { playgroundsEvent, toUsers } from './realm.events.js';
 import { type PlaygroundRecord, RealmQueries } from './realm.ports.js';
+
+/** Zulip's notify_realm_playgrounds: the complete list, to all active users. */
+async function notifyPlaygrounds(tx: Tx, realmId: number): Promise<void> {
+  const event = playgroundsEvent(await tx.playgrounds.list(realmId));
+  tx.afterCommit(toUsers(realmId, await tx.users.activeUserIds(realmId), [event]));
+}
 
 /** Code playgrounds (spec 22 §2). */
 @Injectable()
@@ -25,7 +32,9 @@ export class PlaygroundsService {
         playground.pygmentsLanguage !== '' &&
         (await tx.playgrounds.taken(actor.realmId, playground.pygmentsLanguage, playground.name));
       checkPlayground(playground, taken);
-      return tx.playgrounds.insert(actor.realmId, playground);
+      const id = await tx.playgrounds.insert(actor.realmId, playground);
+      await notifyPlaygrounds(tx, actor.realmId);
+      return id;
     });
   }
 
@@ -34,6 +43,7 @@ export class PlaygroundsService {
     await this.uow.run(async (tx) => {
       if ((await tx.playgrounds.find(actor.realmId, playgroundId)) === null) throw playgroundNotFound();
       await tx.playgrounds.remove(actor.realmId, playgroundId);
+      await notifyPlaygrounds(tx, actor.realmId);
     });
   }
 }

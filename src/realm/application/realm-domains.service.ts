@@ -1,7 +1,9 @@
 import { domainAlreadyAdded, domainNotFound, liftsDomainRestriction, parseEmailDomain } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import type { ClientEvent } from '../../shared/application/client-event.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { realmPropertyEvent, toUsers } from './realm.events.js';
 import { type RealmDomainRecord, RealmQueries } from './realm.ports.js';
 
 /** Allowed email domains (spec 22 §3); organization owners change them. */
@@ -21,7 +23,10 @@ export class RealmDomainsService {
     const domain = parseEmailDomain(rawDomain);
     return this.uow.run(async (tx) => {
       if ((await tx.realms.findDomain(actor.realmId, domain)) !== null) throw domainAlreadyAdded(domain);
-      return { id: await tx.realms.addDomain(actor.realmId, domain, allowSubdomains), domain };
+      const id = await tx.realms.addDomain(actor.realmId, domain, allowSubdomains);
+      const event = { type: 'realm_domains', op: 'add', realm_domain: { domain, allow_subdomains: allowSubdomains } };
+      tx.afterCommit(toUsers(actor.realmId, await tx.users.activeUserIds(actor.realmId), [event]));
+      return { id, domain };
     });
   }
 
@@ -31,6 +36,8 @@ export class RealmDomainsService {
       const found = await tx.realms.findDomain(actor.realmId, domain);
       if (found === null) throw domainNotFound(domain);
       await tx.realms.setDomainAllowSubdomains(found.id, allowSubdomains);
+      const event = { type: 'realm_domains', op: 'change', realm_domain: { domain: found.domain, allow_subdomains: allowSubdomains } };
+      tx.afterCommit(toUsers(actor.realmId, await tx.users.activeUserIds(actor.realmId), [event]));
     });
   }
 
@@ -41,9 +48,14 @@ export class RealmDomainsService {
       const found = await tx.realms.findDomain(actor.realmId, domain);
       if (found === null) throw domainNotFound(domain);
       await tx.realms.removeDomain(found.id);
+      // As Zulip's do_remove_realm_domain: the setting's `realm` event comes before the removal's.
+      const events: ClientEvent['event'][] = [];
       if (liftsDomainRestriction(realm.emailsRestrictedToDomains, await tx.realms.countDomains(actor.realmId))) {
         await tx.realms.updateProperties(actor.realmId, { emailsRestrictedToDomains: false });
+        events.push(realmPropertyEvent('emailsRestrictedToDomains', false));
       }
+      events.push({ type: 'realm_domains', op: 'remove', domain: found.domain });
+      tx.afterCommit(toUsers(actor.realmId, await tx.users.activeUserIds(actor.realmId), events));
     });
   }
 }

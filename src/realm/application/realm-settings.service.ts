@@ -22,6 +22,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { realmSettingsEvents, toUsers } from './realm.events.js';
 
 export interface GroupSettingUpdate {
   new: GroupSettingValue;
@@ -101,6 +102,8 @@ export class RealmSettingsService {
       if (changes.waitingPeriodThreshold !== undefined) {
         await tx.groups.refreshFullMembers(realmId, fullMemberCutoff(this.clock.now(), changes.waitingPeriodThreshold));
       }
+      const events = realmSettingsEvents(changes, groupSettings);
+      if (events.length > 0) tx.afterCommit(toUsers(realmId, await tx.users.activeUserIds(realmId), events));
       return { properties: reported, groupSettings };
     });
   }

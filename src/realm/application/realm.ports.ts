@@ -82,6 +82,8 @@ export abstract class LinkifierRepository {
   abstract remove(realmId: number, linkifierId: number): Promise<void>;
   /** Gives the listed linkifiers the orders 0, 1, 2, ... */
   abstract setOrder(realmId: number, orderedIds: readonly number[]): Promise<void>;
+  /** Every linkifier in application order, as this transaction sees them (event payloads). */
+  abstract list(realmId: number): Promise<LinkifierRecord[]>;
 }
 
 /** The organization's code playgrounds, in a transaction. */
@@ -90,6 +92,8 @@ export abstract class PlaygroundRepository {
   abstract insert(realmId: number, playground: PlaygroundDefinition): Promise<number>;
   abstract find(realmId: number, playgroundId: number): Promise<PlaygroundRecord | null>;
   abstract remove(realmId: number, playgroundId: number): Promise<void>;
+  /** Every playground by id, as this transaction sees them (event payloads). */
+  abstract list(realmId: number): Promise<PlaygroundRecord[]>;
 }
 
 /** Read side: the organization this server hosts. */

@@ -96,6 +96,14 @@ export class TypeOrmLinkifierRepository extends LinkifierRepository {
       [realmId, orderedIds],
     );
   }
+
+  async list(realmId: number): Promise<LinkifierRecord[]> {
+    const rows: LinkifierRow[] = await this.em.query(
+      `SELECT ${LINKIFIER_COLUMNS} FROM linkifiers WHERE realm_id = $1 ORDER BY "order", id`,
+      [realmId],
+    );
+    return rows.map(toLinkifier);
+  }
 }
 
 export class TypeOrmPlaygroundRepository extends PlaygroundRepository {
@@ -129,5 +137,10 @@ export class TypeOrmPlaygroundRepository extends PlaygroundRepository {
 
   async remove(realmId: number, playgroundId: number): Promise<void> {
     await this.em.query(`DELETE FROM code_playgrounds WHERE realm_id = $1 AND id = $2`, [realmId, playgroundId]);
+  }
+
+  async list(realmId: number): Promise<PlaygroundRecord[]> {
+    const rows = await this.em.query(`SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 ORDER BY id`, [realmId]);
+    return rows.map(toPlayground);
   }
 }

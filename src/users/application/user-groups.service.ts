@@ -21,8 +21,10 @@ import {
   validateGroupSetting,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { presentUserGroup } from '../http/user.presenter.js';
 import { SettingHolder } from './permissions.js';
 import { type UserGroupView, UserQueries } from './user.ports.js';
 
@@ -61,6 +63,7 @@ export class UserGroupsService {
       const system = await tx.groups.systemGroupIds(realmId);
       const nobody = system.get(SystemGroup.NOBODY)!;
       const settings: Record<string, number> = {};
+      const values: Record<string, GroupSettingValue> = {};
       for (const [setting, def] of Object.entries(USER_GROUP_SETTINGS)) {
         const given = input.settings[setting as UserGroupSettingName];
         let value: GroupSettingValue;
@@ -71,17 +74,33 @@ export class UserGroupsService {
           value = def.default === 'group_creator' ? { directMembers: [actor.userId], directSubgroups: [] } : system.get(def.default)!;
         }
         settings[setting] = await tx.groups.storeSettingValue(realmId, value);
+        values[setting] = value;
       }
       if (await tx.groups.namedGroupExists(realmId, name)) throw userGroupAlreadyExists(name);
+      const dateCreated = this.clock.now();
       const groupId = await tx.groups.createNamed({
         realmId,
         name,
         description: input.description,
         creatorId: actor.userId,
-        dateCreated: this.clock.now(),
+        dateCreated,
         settings,
       });
       await tx.groups.addMembers(realmId, groupId, input.members);
+      // Zulip's do_send_create_user_group_event: the group without subgroups (those follow as add_subgroups).
+      const group: UserGroupView = {
+        id: groupId,
+        name,
+        description: input.description,
+        creatorId: actor.userId,
+        dateCreated,
+        isSystemGroup: false,
+        deactivated: false,
+        members: [...new Set(input.members)].sort((a, b) => a - b),
+        directSubgroupIds: [],
+        settings: values,
+      };
+      const events: ClientEvent['event'][] = [{ type: 'user_group', op: 'add', group: presentUserGroup(group) }];
       if (input.subgroups.length > 0) {
         const facts = await tx.groups.facts(realmId, input.subgroups);
         for (const id of input.subgroups) {
@@ -90,7 +109,9 @@ export class UserGroupsService {
           if (g.deactivated) throw userGroupDeactivated();
         }
         await tx.groups.addSubgroups(realmId, groupId, input.subgroups);
+        events.push({ type: 'user_group', op: 'add_subgroups', group_id: groupId, direct_subgroup_ids: input.subgroups });
       }
+      await this.notify(tx, realmId, events);
       return groupId;
     });
   }
@@ -128,7 +149,25 @@ export class UserGroupsService {
       await tx.groups.removeMembers(groupId, change.delete);
       await tx.groups.addSubgroups(realmId, groupId, change.addSubgroups);
       await tx.groups.removeSubgroups(groupId, change.deleteSubgroups);
+      // Zulip's update_user_group_backend: one event per kind of change, in this order, with the ids as sent.
+      const events: ClientEvent['event'][] = [];
+      if (change.add.length > 0) events.push({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: change.add });
+      if (change.delete.length > 0) events.push({ type: 'user_group', op: 'remove_members', group_id: groupId, user_ids: change.delete });
+      if (change.addSubgroups.length > 0) {
+        events.push({ type: 'user_group', op: 'add_subgroups', group_id: groupId, direct_subgroup_ids: change.addSubgroups });
+      }
+      if (change.deleteSubgroups.length > 0) {
+        events.push({ type: 'user_group', op: 'remove_subgroups', group_id: groupId, direct_subgroup_ids: change.deleteSubgroups });
+      }
+      await this.notify(tx, realmId, events);
     });
+  }
+
+  /** user_group events go to every active user of the organization (Zulip's active_user_ids; guests too). */
+  private async notify(tx: Tx, realmId: number, events: ClientEvent['event'][]): Promise<void> {
+    if (events.length === 0) return;
+    const userIds = await tx.users.activeUserIds(realmId);
+    tx.afterCommit(events.map((event) => ({ realmId, event, userIds })));
   }
 
   /** GET /user_groups/{gid}/members/{uid}. */

@@ -11,6 +11,7 @@ import {
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { EmojiCatalog } from '../../emoji/application/emoji-catalog.js';
+import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { UserStatusQueries } from './user-status.ports.js';
@@ -18,6 +19,22 @@ import { UserQueries } from './user.ports.js';
 
 /** What a status update sent, `away` aside; `statusText` is already parsed. */
 export type StatusParams = Omit<StatusUpdateRequest, 'away'>;
+
+/**
+ * Zulip's do_update_user_status event: only what the request set (`away`, `status_text`, and
+ * the emoji's three fields together; a cleared emoji is `""`/`""`/`unicode_emoji`).
+ */
+function statusEvent(userId: number, change: StatusChange): ClientEvent['event'] {
+  const event: ClientEvent['event'] = { type: 'user_status', user_id: userId };
+  if (change.away !== undefined) event.away = change.away;
+  if (change.statusText !== undefined) event.status_text = change.statusText;
+  if (change.emoji !== undefined) {
+    event.emoji_name = change.emoji.name;
+    event.emoji_code = change.emoji.code;
+    event.reaction_type = change.emoji.reactionType;
+  }
+  return event;
+}
 
 /** User status (Zulip's zerver/views/presence.py and zerver/lib/user_status.py). */
 @Injectable()
@@ -70,5 +87,6 @@ export class UserStatusService {
     const change: StatusChange = planStatusChange(req, catalog, this.emoji.unicode());
     if (change.away !== undefined) await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
     await tx.userStatus.upsert(realmId, userId, { statusText: change.statusText, emoji: change.emoji }, this.clock.now());
+    tx.afterCommit([{ realmId, event: statusEvent(userId, change), userIds: await tx.users.activeUserIds(realmId) }]);
   }
 }
