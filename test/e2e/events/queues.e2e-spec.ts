@@ -1,3 +1,4 @@
+import { RemindersService } from '../../../src/drafts/application/reminders.service.js';
 import { EventQueues } from '../../../src/events/application/event-queues.js';
 import { createChannels } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
@@ -225,6 +226,34 @@ describe('the new-user flow of issue 6', () => {
     expect(gone).toMatchObject({ op: 'delete', stream_ids: [id], streams: [{ stream_id: id }] });
     const [archived] = await modern.ofType('stream');
     expect(archived).toMatchObject({ op: 'update', stream_id: id, property: 'is_archived', value: true });
+  });
+});
+
+describe('reminders', () => {
+  it('announces a new reminder, its delivery and its deletion to the owner only', async () => {
+    const a = await EventClient.register(t, alice, { event_types: ['reminders', 'message'] });
+    const b = await EventClient.register(t, bob, { event_types: ['reminders'] });
+    const target = (await send(alice, { content: 'remind me' })).body.id;
+    await a.ofType('message');
+    const due = Math.floor(t.clock.now().getTime() / 1000) + 60;
+    const created = await t.post('reminders', { as: alice, form: { message_id: target, scheduled_delivery_timestamp: due, note: 'soon' } });
+    expectSuccess(created);
+    const [add] = await a.ofType('reminders');
+    expect(add).toMatchObject({
+      op: 'add',
+      reminders: [{ reminder_id: created.body.reminder_id, type: 'private', to: [alice.id], scheduled_delivery_timestamp: due, failed: false, reminder_target_message_id: target }],
+    });
+    expect(await t.app.get(RemindersService).deliverDue(new Date((due + 1) * 1000))).toBe(1);
+    const events = await a.next();
+    expect(events.map((e) => e.type).sort()).toEqual(['message', 'reminders']);
+    expect(events.find((e) => e.type === 'reminders')).toMatchObject({ op: 'remove', reminder_id: created.body.reminder_id });
+    expect(events.find((e) => e.type === 'message')).toMatchObject({ message: { type: 'private', sender_email: expect.stringContaining('notification-bot') } });
+
+    const second = await t.post('reminders', { as: alice, form: { message_id: target, scheduled_delivery_timestamp: due } });
+    await a.ofType('reminders');
+    expectSuccess(await t.delete(`reminders/${second.body.reminder_id}`, { as: alice }));
+    expect((await a.ofType('reminders'))[0]).toMatchObject({ op: 'remove', reminder_id: second.body.reminder_id });
+    expect(await b.drain()).toEqual([]);
   });
 });
 
