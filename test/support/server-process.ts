@@ -19,12 +19,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the server on `port` with `env` added to this process's environment; resolves once it listens. */
-export function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Starts the server on `port` with `env` added to this process's environment (and the `unset`
+ * variables removed); resolves once it listens.
+ */
+export function startServer(port: number, env: Record<string, string>, unset: string[] = []): Promise<ServerProcess> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env };
+  for (const name of unset) delete merged[name];
+  const proc = spawn(process.execPath, ['dist/src/main.js'], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (c) => (out += c));
   proc.stderr!.on('data', (c) => (out += c));

@@ -1,58 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, type ServerProcess, startServer } from '../../support/server-process.js';
 
 /**
  * The server as an operator runs it: `node dist/src/main.js` (what `npm start` runs after
  * building) with no DATABASE_URL, so on an embedded PostgreSQL under DATA_DIR.
  */
-interface Running {
-  proc: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 let dataDir: string;
 let port: number;
 let pgPort: number;
 
-function start(): Promise<Running> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  delete env.OWNER_PASSWORD;
-  const proc = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (c) => (out += c));
-  proc.stderr!.on('data', (c) => (out += c));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 45_000);
-    const check = setInterval(() => {
-      if (out.includes('Server listening')) {
-        clearTimeout(timer);
-        clearInterval(check);
-        resolve({ proc, output: () => out, exited });
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      clearInterval(check);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
-}
+const start = (): Promise<ServerProcess> =>
+  startServer(port, { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }, ['DATABASE_URL', 'OWNER_PASSWORD']);
 
 const api = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}/api/v1/${path}`, init);
 const basic = (email: string, key: string) => ({ Authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` });
