@@ -21,6 +21,8 @@ export interface QueueOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
+  /** Guests cannot read public channels they are not subscribed to. */
+  readsPublicChannels: boolean;
   capabilities: Capabilities;
   lifespanSecs: number;
 }
@@ -209,7 +211,8 @@ export class EventQueues implements OnApplicationShutdown {
   private copiesFor(q: Queue, ce: ClientEvent): Record<string, unknown>[] {
     const type = ce.event.type;
     const recipient = ce.userIds.includes(q.o.userId);
-    const publicReader = type === 'message' && ce.publicChannel === true && (q.o.allPublicStreams || q.o.narrow.length > 0);
+    const publicReader =
+      type === 'message' && ce.publicChannel === true && q.o.readsPublicChannels && (q.o.allPublicStreams || q.o.narrow.length > 0);
     if (!recipient && !publicReader) return [];
     if (q.o.eventTypes !== null && !q.o.eventTypes.includes(type)) return [];
     if (ce.capability && q.o.capabilities.archivedChannels !== ce.capability.has) return [];

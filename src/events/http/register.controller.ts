@@ -37,6 +37,7 @@ export class RegisterController {
       applyMarkdown: p.apply_markdown,
       clientGravatar: p.client_gravatar,
       allPublicStreams: p.all_public_streams ?? false,
+      readsPublicChannels: !isGuest(actor.role),
       capabilities: {
         bulkMessageDeletion: caps.bulk_message_deletion === true,
         linkifierUrlTemplate: caps.linkifier_url_template === true,
@@ -69,6 +70,7 @@ export class RegisterController {
         applyMarkdown: false,
         clientGravatar: false,
         allPublicStreams: false,
+        readsPublicChannels: !isGuest(actor.role),
         capabilities: { bulkMessageDeletion: false, linkifierUrlTemplate: false, emptyTopicName: false, archivedChannels: false },
         lifespanSecs: 0,
       });

@@ -317,6 +317,16 @@ describe('event queues', () => {
     expect(await a.drain()).toEqual([]);
   });
 
+  it('does not show a guest public channel messages through a narrow', async () => {
+    const guest = await t.createUser({ role: 600 });
+    const g = await EventClient.register(t, guest, { event_types: ['message'], narrow: [['channel', 'devel']] });
+    await send(bob, { content: 'members only' });
+    const m = await EventClient.register(t, carol, { event_types: ['message'], narrow: [['channel', 'devel']] });
+    await send(bob, { content: 'members only, again' });
+    expect(await m.ofType('message')).toHaveLength(1);
+    expect(await g.drain()).toEqual([]);
+  });
+
   it('sends raw Markdown to apply_markdown=false clients and no avatar to client_gravatar ones', async () => {
     // apply_markdown defaults to false, as in Zulip.
     const a = await EventClient.register(t, alice, { event_types: ['message'], client_gravatar: true });
