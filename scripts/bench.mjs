@@ -43,6 +43,12 @@ try {
     await fetch(`${base}/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: 'owner@example.com', password }) })
   ).json();
   const auth = `Basic ${Buffer.from(`owner@example.com:${key.api_key}`).toString('base64')}`;
+  const form = { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' };
+  await fetch(`${base}/users/me/subscriptions`, { method: 'POST', headers: form, body: 'subscriptions=%5B%7B%22name%22%3A%22bench%22%7D%5D' });
+  // Five listening clients: every message is journaled, fanned out and queued five times.
+  for (let i = 0; i < 5; i++) {
+    await fetch(`${base}/register`, { method: 'POST', headers: form, body: 'event_types=%5B%22message%22%5D' });
+  }
   const scenarios = [
     { name: 'GET /server_settings (no auth)', path: '/server_settings', method: 'GET' },
     { name: 'GET /users/me', path: '/users/me', method: 'GET', headers: { authorization: auth } },
@@ -50,8 +56,15 @@ try {
       name: 'POST /register (realm_user)',
       path: '/register',
       method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: form,
       body: 'fetch_event_types=%5B%22realm_user%22%5D',
+    },
+    {
+      name: 'POST /messages (channel, 5 event queues)',
+      path: '/messages',
+      method: 'POST',
+      headers: form,
+      body: 'type=stream&to=bench&topic=load&content=hello%20world',
     },
   ];
   console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx |  (${connections} connections, ${seconds} s each)`);
