@@ -27,6 +27,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, RealmTopicsPolicy } from '@app/domain/realm';
 import { badRequest } from '@app/domain/shared';
 import { type Actor, expectationMismatch, isAdmin, isGuest, isModeratorOrAbove, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { streamUpdateEvents } from '../../channels/application/channel.events.js';
 import { pairKey } from '../../channels/application/channel.ports.js';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
@@ -246,6 +247,10 @@ export class MessageEditService {
           visibility = await tx.messages.moveTopicVisibility({ channelId: source.id, topic: m.topic }, { channelId: destination.id, topic: targetTopic });
         }
         await this.publishUpdate(tx, actor, { m, source, destination, ids, dropped, content, rendered, newTopic, streamId, propagateMode: req.propagateMode, now });
+        if (streamId !== undefined) {
+          await this.firstMessageChanged(tx, actor.realmId, source);
+          await this.firstMessageChanged(tx, actor.realmId, destination);
+        }
         if (visibility !== null) {
           tx.afterCommit([
             ...visibility.removed.map((u) => userTopicEvent(actor.realmId, u, source.id, m.topic, 0, now)),
@@ -271,6 +276,14 @@ export class MessageEditService {
       }
       return detached;
     });
+  }
+
+  /** A `stream` update of `first_message_id` when messages leaving or entering changed it (spec 30 §7.3). */
+  private async firstMessageChanged(tx: Tx, realmId: number, channel: Channel): Promise<void> {
+    const r = await tx.messages.refreshChannelFirstMessage(channel.id);
+    if (r.changed) {
+      tx.afterCommit(await streamUpdateEvents(tx, realmId, channel.id, channel.name, [{ property: 'first_message_id', value: r.firstMessageId }]));
+    }
   }
 
   /** The `update_message` event (spec 30 §7.2), and `delete_message` for users a move locks out. */
@@ -434,6 +447,7 @@ export class MessageEditService {
       const event: Record<string, unknown> & { type: string } = { type: 'delete_message', message_ids: [m.id], message_type: channel ? 'stream' : 'private' };
       if (channel !== null) Object.assign(event, { stream_id: channel.id, topic: m.topic });
       tx.afterCommit([{ realmId: actor.realmId, event, userIds: [...new Set([...readers, ...subscribers])] }]);
+      if (channel !== null) await this.firstMessageChanged(tx, actor.realmId, channel);
     });
   }
 }

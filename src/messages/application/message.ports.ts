@@ -95,6 +95,8 @@ export abstract class MessageRepository {
   abstract userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean>;
   abstract markRead(userIds: readonly number[], messageIds: readonly number[]): Promise<void>;
   abstract markChannelFirstMessage(channelId: number, messageId: number): Promise<void>;
+  /** Recomputes a channel's first_message_id after messages left it; says whether it changed. */
+  abstract refreshChannelFirstMessage(channelId: number): Promise<{ changed: boolean; firstMessageId: number | null }>;
   abstract find(realmId: number, messageId: number, forUpdate?: boolean): Promise<MessageRecord | null>;
   abstract userMessageFlags(userId: number, messageId: number): Promise<number | null>;
   abstract directParticipants(recipientId: number): Promise<number[]>;

@@ -250,6 +250,19 @@ export class TypeOrmMessageRepository extends MessageRepository {
     );
   }
 
+  async refreshChannelFirstMessage(channelId: number): Promise<{ changed: boolean; firstMessageId: number | null }> {
+    const rows = returnedRows<{ first_message_id: number | null; before: number | null }>(
+      await this.em.query(
+        `UPDATE channels c SET first_message_id = (SELECT min(id) FROM messages WHERE channel_id = $1)
+         FROM (SELECT first_message_id AS before FROM channels WHERE id = $1) old
+         WHERE c.id = $1 RETURNING c.first_message_id, old.before`,
+        [channelId],
+      ),
+    );
+    const r = rows[0];
+    return { changed: r !== undefined && r.first_message_id !== r.before, firstMessageId: r?.first_message_id ?? null };
+  }
+
   async markChannelFirstMessage(channelId: number, messageId: number): Promise<void> {
     await this.em.query(`UPDATE channels SET first_message_id = $2 WHERE id = $1 AND first_message_id IS NULL`, [channelId, messageId]);
   }

@@ -143,6 +143,18 @@ describe('the new-user flow of issue 6', () => {
     expect(b).not.toHaveProperty('message_ids');
   });
 
+  it('updates first_message_id when the first message of a channel is deleted', async () => {
+    const { firsts } = await createChannels(t, ['firsts']);
+    const a = await EventClient.register(t, alice, { event_types: ['stream'] });
+    const post = (content: string) => t.post('messages', { form: { type: 'stream', to: 'firsts', topic: 't', content } });
+    const first = (await post('one')).body.id;
+    const second = (await post('two')).body.id;
+    expectSuccess(await t.delete(`messages/${first}`));
+    const [event] = await a.ofType('stream');
+    expect(event).toMatchObject({ op: 'update', stream_id: firsts, property: 'first_message_id', value: second });
+    expect((await t.get(`streams/${firsts}`)).body.stream.first_message_id).toBe(second);
+  });
+
   it('announces a topic move with update_message and the notification-bot message', async () => {
     const b = await EventClient.register(t, bob, { event_types: ['update_message', 'message'] });
     const id = (await send(alice, { topic: 'old place', content: 'moving' })).body.id;
