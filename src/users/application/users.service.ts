@@ -22,6 +22,8 @@ import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { Secrets } from '../../shared/application/secrets.js';
+import { subscriptionAddEvents } from '../../channels/application/channel.events.js';
+import { presentUser } from '../http/user.presenter.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
@@ -94,6 +96,9 @@ export class UsersService {
         waitingPeriodDays: realm.waitingPeriodThreshold,
       });
       await this.subscribeToDefaultChannels(tx, actor.realmId, userId);
+      // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
+      const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false });
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'realm_user', op: 'add', person }, userIds: await tx.users.activeUserIds(actor.realmId) }]);
       return userId;
     });
   }
@@ -102,10 +107,9 @@ export class UsersService {
   private async subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void> {
     const channelIds = [...(await tx.channels.defaultChannelIds(realmId))];
     const colors = pickColors(new Set(), channelIds, new Map());
-    await tx.channels.subscribe(
-      realmId,
-      channelIds.map((channelId) => ({ userId, channelId, color: colors.get(channelId)! })),
-    );
+    const rows = channelIds.map((channelId) => ({ userId, channelId, color: colors.get(channelId)! }));
+    await tx.channels.subscribe(realmId, rows);
+    tx.afterCommit(await subscriptionAddEvents(tx, realmId, rows));
   }
 
   /** Inserts a user or bot with its system-group memberships; shared by bootstrap too. */

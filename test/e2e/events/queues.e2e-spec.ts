@@ -215,6 +215,18 @@ describe('the new-user flow of issue 6', () => {
     expect((await a.drain()).filter((e) => e.type === 'stream')).toEqual([]);
   });
 
+  it('announces a new user to everyone, and their default-channel subscriptions to the peers', async () => {
+    const { lobby } = await createChannels(t, ['lobby'], { form: { is_default_stream: true } });
+    const a = await EventClient.register(t, alice, { event_types: ['realm_user', 'subscription'] });
+    const newcomer = await t.createUser({ fullName: 'Newcomer' });
+    const events = await a.next();
+    expect(events.find((e) => e.type === 'realm_user')).toMatchObject({
+      op: 'add',
+      person: { user_id: newcomer.id, full_name: 'Newcomer', email: newcomer.email, is_bot: false, role: 400 },
+    });
+    expect(events.find((e) => e.type === 'subscription')).toMatchObject({ op: 'peer_add', stream_ids: [lobby], user_ids: [newcomer.id] });
+  });
+
   it('announces channel creation, renames, description changes and archiving', async () => {
     const a = await EventClient.register(t, alice, { event_types: ['stream'] });
     const legacy = await EventClient.register(t, bob, { event_types: ['stream'] });
