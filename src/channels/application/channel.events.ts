@@ -41,6 +41,18 @@ export async function subscriptionAddEvents(tx: Tx, realmId: number, added: read
   const groups = await tx.channelQueries.systemGroupNames(realmId);
   const users = await tx.channelQueries.activeUsers(realmId);
   const events: ClientEvent[] = [];
+  // Who could not see the channel before learns of it first (private: non-administrators;
+  // public, not web-public: guests).
+  const roles = new Map(users.map((u) => [u.id, u.role as Role]));
+  for (const [channelId, addedUsers] of byChannel(added)) {
+    const c = records.get(channelId)!;
+    const newViewers = addedUsers.filter((u) => {
+      const role = roles.get(u);
+      if (role === undefined) return false;
+      return c.inviteOnly ? !isAdmin(role) : !c.isWebPublic && isGuest(role);
+    });
+    if (newViewers.length > 0) events.push({ realmId, event: { type: 'stream', op: 'create', streams: [presentChannel(c, groups)] }, userIds: newViewers });
+  }
   for (const [userId, ids] of byUser(added)) {
     const subscriptions = ids.map((id) => ({
       ...presentSubscription(records.get(id)!, rows.get(pairKey(userId, id))!, groups),
@@ -69,8 +81,15 @@ export async function subscriptionRemoveEvents(tx: Tx, realmId: number, removed:
     const subscriptions = ids.map((id) => ({ name: names.get(id)!, stream_id: id }));
     events.push({ realmId, event: { type: 'subscription', op: 'remove', subscriptions }, userIds: [userId] });
   }
+  const roles = new Map(users.map((u) => [u.id, u.role as Role]));
   for (const [channelId, removedUsers] of byChannel(removed)) {
-    const peers = channelViewers(records.get(channelId)!, users, subscribers.get(channelId) ?? []).filter((u) => !removedUsers.includes(u));
+    const c = records.get(channelId)!;
+    // Who can no longer see a private channel is told it is gone for them.
+    const lost = c.inviteOnly ? removedUsers.filter((u) => roles.has(u) && !isAdmin(roles.get(u)!)) : [];
+    if (lost.length > 0) {
+      events.push({ realmId, event: { type: 'stream', op: 'delete', stream_ids: [channelId], streams: [{ stream_id: channelId }] }, userIds: lost });
+    }
+    const peers = channelViewers(c, users, subscribers.get(channelId) ?? []).filter((u) => !removedUsers.includes(u));
     if (peers.length > 0) {
       events.push({ realmId, event: { type: 'subscription', op: 'peer_remove', stream_ids: [channelId], user_ids: removedUsers }, userIds: peers });
     }

@@ -227,6 +227,19 @@ describe('the new-user flow of issue 6', () => {
     expect(events.find((e) => e.type === 'subscription')).toMatchObject({ op: 'peer_add', stream_ids: [lobby], user_ids: [newcomer.id] });
   });
 
+  it('tells a member added to a private channel about it first, and that it is gone when removed', async () => {
+    const c = await EventClient.register(t, carol, { event_types: ['stream', 'subscription'] });
+    const { vault } = await createChannels(t, ['vault'], { form: { invite_only: true } });
+    expectSuccess(await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'vault' }], principals: [carol.id] } }));
+    const added = await c.next();
+    expect(added.map((e) => `${e.type}/${e.op}`)).toEqual(['stream/create', 'subscription/add']);
+    expect(added[0]).toMatchObject({ streams: [{ stream_id: vault, name: 'vault', invite_only: true }] });
+    expectSuccess(await t.delete('users/me/subscriptions', { as: carol, query: { subscriptions: ['vault'] } }));
+    const removed = await c.next();
+    expect(removed.map((e) => `${e.type}/${e.op}`)).toEqual(['subscription/remove', 'stream/delete']);
+    expect(removed[1]).toMatchObject({ stream_ids: [vault] });
+  });
+
   it('announces channel creation, renames, description changes and archiving', async () => {
     const a = await EventClient.register(t, alice, { event_types: ['stream'] });
     const legacy = await EventClient.register(t, bob, { event_types: ['stream'] });
