@@ -188,6 +188,7 @@ export class UsersService {
   async updateUser(actor: Actor, userId: number, change: { role?: Role; fullName?: string }): Promise<void> {
     await this.uow.run(async (tx) => {
       const user = await this.loadForAdmin(tx, actor, userId, { allowBots: true, allowDeactivated: true });
+      const previousRole = user.role;
       if (change.role !== undefined && change.role !== user.role) {
         user.changeRole(actor, change.role, await tx.users.lockActiveHumanOwners(actor.realmId));
         const realm = await tx.realms.get(actor.realmId);
@@ -195,11 +196,24 @@ export class UsersService {
         const full = isFullMember(s.role, s.dateJoined, realm.waitingPeriodThreshold, this.clock.now());
         await tx.groups.setSystemGroupMemberships(actor.realmId, userId, directSystemGroupsFor(s.role, full));
       }
+      const before = user.snapshot();
       if (change.fullName !== undefined && change.fullName.trim() !== '') {
         user.rename(checkFullName(change.fullName));
       }
       await tx.users.save(user);
+      const after = user.snapshot();
+      const people: Record<string, unknown>[] = [];
+      if (change.role !== undefined && change.role !== previousRole) people.push({ user_id: userId, role: after.role });
+      if (after.fullName !== before.fullName) people.push({ user_id: userId, full_name: after.fullName });
+      await this.realmUserUpdates(tx, actor.realmId, people);
     });
+  }
+
+  /** `realm_user` `update` events, one per changed property, for every active user. */
+  private async realmUserUpdates(tx: Tx, realmId: number, people: Record<string, unknown>[]): Promise<void> {
+    if (people.length === 0) return;
+    const everyone = await tx.users.activeUserIds(realmId);
+    tx.afterCommit(people.map((person) => ({ realmId, event: { type: 'realm_user', op: 'update', person }, userIds: everyone })));
   }
 
   /** DELETE /users/{id}: deactivates a human user and the bots they own. */
@@ -209,6 +223,7 @@ export class UsersService {
       user.deactivateByAdmin(actor, await tx.users.lockActiveHumanOwners(actor.realmId));
       await tx.users.save(user);
       await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
+      await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: false }]);
     });
   }
 
@@ -221,6 +236,7 @@ export class UsersService {
       user.deactivate();
       await tx.users.save(user);
       await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
+      await this.realmUserUpdates(tx, actor.realmId, [{ user_id: actor.userId, is_active: false }]);
     });
   }
 
@@ -243,6 +259,7 @@ export class UsersService {
       }
       user.reactivate();
       await tx.users.save(user);
+      await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: true }]);
     });
   }
 

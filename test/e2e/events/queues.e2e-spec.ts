@@ -240,6 +240,21 @@ describe('the new-user flow of issue 6', () => {
     expect(removed[1]).toMatchObject({ stream_ids: [vault] });
   });
 
+  it('announces renames, role changes, deactivation and reactivation of users', async () => {
+    const dave = await t.createUser({ fullName: 'Dave' });
+    const a = await EventClient.register(t, alice, { event_types: ['realm_user'] });
+    expectSuccess(await t.patch(`users/${dave.id}`, { form: { full_name: 'David', role: 300 } }));
+    expectSuccess(await t.delete(`users/${dave.id}`));
+    expectSuccess(await t.post(`users/${dave.id}/reactivate`));
+    const events = (await a.ofType('realm_user', 4)).map(({ id: _, ...e }) => e);
+    expect(events).toEqual([
+      { type: 'realm_user', op: 'update', person: { user_id: dave.id, role: 300 } },
+      { type: 'realm_user', op: 'update', person: { user_id: dave.id, full_name: 'David' } },
+      { type: 'realm_user', op: 'update', person: { user_id: dave.id, is_active: false } },
+      { type: 'realm_user', op: 'update', person: { user_id: dave.id, is_active: true } },
+    ]);
+  });
+
   it('announces channel creation, renames, description changes and archiving', async () => {
     const a = await EventClient.register(t, alice, { event_types: ['stream'] });
     const legacy = await EventClient.register(t, bob, { event_types: ['stream'] });
