@@ -225,6 +225,11 @@ describe('the new-user flow of issue 6', () => {
       person: { user_id: newcomer.id, full_name: 'Newcomer', email: newcomer.email, is_bot: false, role: 400 },
     });
     expect(events.find((e) => e.type === 'subscription')).toMatchObject({ op: 'peer_add', stream_ids: [lobby], user_ids: [newcomer.id] });
+    // client_gravatar defaults to true on register: those clients compute Gravatar URLs themselves.
+    const g = await EventClient.register(t, alice, { event_types: ['realm_user'], client_gravatar: false });
+    await t.createUser({ fullName: 'Second newcomer' });
+    expect((await g.ofType('realm_user'))[0]).toMatchObject({ op: 'add', person: { full_name: 'Second newcomer', avatar_url: expect.stringContaining('gravatar') } });
+    expect((await a.ofType('realm_user'))[0]).toMatchObject({ person: { full_name: 'Second newcomer', avatar_url: null } });
   });
 
   it('tells a member added to a private channel about it first, and that it is gone when removed', async () => {
