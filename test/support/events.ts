@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { type Account, expectSuccess, type TestApp } from './test-app.js';
 
 type Event = Record<string, unknown> & { id: number; type: string };
@@ -53,5 +54,25 @@ export class EventClient {
     const events = res.body.events as Event[];
     if (events.length > 0) this.lastEventId = events[events.length - 1].id;
     return events.filter((e) => e.type !== 'heartbeat');
+  }
+}
+
+/** Registers one queue per account (same parameters). */
+export async function registerAll(t: TestApp, accounts: Account[], params: Record<string, unknown> = {}): Promise<EventClient[]> {
+  const out: EventClient[] = [];
+  for (const a of accounts) out.push(await EventClient.register(t, a, params));
+  return out;
+}
+
+/** Every client got exactly these events (ids aside), in order. */
+export async function expectAllGot(cs: EventClient[], expected: Record<string, unknown>[]): Promise<void> {
+  for (const c of cs) {
+    const got: Record<string, unknown>[] = [];
+    while (got.length < expected.length) {
+      const batch = await c.next();
+      if (batch.length === 0) break;
+      got.push(...batch);
+    }
+    expect(got.map(({ id: _id, ...e }) => e)).toEqual(expected);
   }
 }

@@ -1,5 +1,5 @@
 import { systemGroups } from '../../support/channels.js';
-import { EventClient } from '../../support/events.js';
+import { expectAllGot, registerAll } from '../../support/events.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
 
 // user_group events (spec 30 §7.14): to every active user of the organization (Zulip's
@@ -25,31 +25,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function clients(accounts: Account[]): Promise<EventClient[]> {
-  const out: EventClient[] = [];
-  for (const a of accounts) out.push(await EventClient.register(t, a));
-  return out;
-}
-
-async function allGot(cs: EventClient[], expected: Record<string, unknown>[]): Promise<void> {
-  for (const c of cs) {
-    const got: Record<string, unknown>[] = [];
-    while (got.length < expected.length) {
-      const batch = await c.next();
-      if (batch.length === 0) break;
-      got.push(...batch);
-    }
-    expect(got.map(({ id: _id, ...e }) => e)).toEqual(expected);
-  }
-}
 
 const groupListed = async (id: number) =>
   (await t.get('user_groups')).body.user_groups.find((g: { id: number }) => g.id === id) as Record<string, unknown>;
 
 describe('user_group events', () => {
   it('add: the whole group as GET /user_groups shows it, then add_subgroups for the initial subgroups', async () => {
-    const everyone = await clients([t.owner, alice, guest, bot]);
-    const [sub] = await clients([subOwner]);
+    const everyone = await registerAll(t, [t.owner, alice, guest, bot]);
+    const [sub] = await registerAll(t, [subOwner]);
     const inner = (await t.post('user_groups/create', { as: alice, form: { name: 'inner', description: 'in', members: [bob.id] } })).body.group_id;
     const res = await t.post('user_groups/create', {
       as: alice,
@@ -58,7 +41,7 @@ describe('user_group events', () => {
     expectSuccess(res);
     const outer = res.body.group_id;
     const shown = await groupListed(outer);
-    await allGot(everyone, [
+    await expectAllGot(everyone, [
       { type: 'user_group', op: 'add', group: { ...(await groupListed(inner)) } },
       { type: 'user_group', op: 'add', group: { ...shown, direct_subgroup_ids: [] } },
       { type: 'user_group', op: 'add_subgroups', group_id: outer, direct_subgroup_ids: [inner] },
@@ -83,15 +66,15 @@ describe('user_group events', () => {
     const s1 = (await t.post('user_groups/create', { as: alice, form: { name: 's1', description: '', members: [] } })).body.group_id;
     const s2 = (await t.post('user_groups/create', { as: alice, form: { name: 's2', description: '', members: [] } })).body.group_id;
     expectSuccess(await t.post(`user_groups/${g}/members`, { as: alice, form: { add_subgroups: [s2] } }));
-    const everyone = await clients([t.owner, bob, guest, bot]);
-    const [sub] = await clients([subOwner]);
+    const everyone = await registerAll(t, [t.owner, bob, guest, bot]);
+    const [sub] = await registerAll(t, [subOwner]);
     expectSuccess(
       await t.post(`user_groups/${g}/members`, {
         as: alice,
         form: { add: [guest.id, bob.id], delete: [alice.id], add_subgroups: [s1], delete_subgroups: [s2] },
       }),
     );
-    await allGot(everyone, [
+    await expectAllGot(everyone, [
       { type: 'user_group', op: 'add_members', group_id: g, user_ids: [guest.id, bob.id] },
       { type: 'user_group', op: 'remove_members', group_id: g, user_ids: [alice.id] },
       { type: 'user_group', op: 'add_subgroups', group_id: g, direct_subgroup_ids: [s1] },
@@ -102,12 +85,12 @@ describe('user_group events', () => {
     // A refused change sends nothing (the next event is the only one).
     expect((await t.post(`user_groups/${g}/members`, { as: alice, form: { add: [bob.id] } })).status).toBe(400);
     expectSuccess(await t.post(`user_groups/${g}/members`, { as: t.owner, form: { delete: [bob.id] } }));
-    await allGot(everyone.slice(0, 1), [{ type: 'user_group', op: 'remove_members', group_id: g, user_ids: [bob.id] }]);
+    await expectAllGot(everyone.slice(0, 1), [{ type: 'user_group', op: 'remove_members', group_id: g, user_ids: [bob.id] }]);
   });
 
   it('a group created in another organization reaches only that organization', async () => {
-    const [sub] = await clients([subOwner]);
-    const [own] = await clients([t.owner]);
+    const [sub] = await registerAll(t, [subOwner]);
+    const [own] = await registerAll(t, [t.owner]);
     expectSuccess(await t.post('user_groups/create', { as: subOwner, form: { name: 'sub-group', description: '', members: [] } }));
     expect((await sub.next()).map((e) => e.op)).toEqual(['add']);
     expect(await own.drain()).toEqual([]);

@@ -1,5 +1,5 @@
 import { systemGroups } from '../../support/channels.js';
-import { EventClient } from '../../support/events.js';
+import { expectAllGot, registerAll } from '../../support/events.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
 
 // realm_linkifiers, realm_playgrounds, realm_domains and realm events (spec 30 §7.12, §7.13):
@@ -23,30 +23,12 @@ afterAll(() => t.close());
 
 const LINKIFY = { notification_settings_null: false, linkifier_url_template: true };
 
-async function clients(accounts: Account[], params: Record<string, unknown> = {}): Promise<EventClient[]> {
-  const out: EventClient[] = [];
-  for (const a of accounts) out.push(await EventClient.register(t, a, params));
-  return out;
-}
-
-/** Every client got exactly these events (ids aside), in order. */
-async function allGot(cs: EventClient[], expected: Record<string, unknown>[]): Promise<void> {
-  for (const c of cs) {
-    const got: Record<string, unknown>[] = [];
-    while (got.length < expected.length) {
-      const batch = await c.next();
-      if (batch.length === 0) break;
-      got.push(...batch);
-    }
-    expect(got.map(({ id: _id, ...e }) => e)).toEqual(expected);
-  }
-}
 
 describe('realm_linkifiers', () => {
   it('sends the complete list after add, update, reorder and remove, only to queues with linkifier_url_template', async () => {
-    const everyone = await clients([t.owner, admin, guest, bot], { client_capabilities: LINKIFY });
-    const [legacy] = await clients([guest]);
-    const [sub] = await clients([subOwner], { client_capabilities: LINKIFY });
+    const everyone = await registerAll(t, [t.owner, admin, guest, bot], { client_capabilities: LINKIFY });
+    const [legacy] = await registerAll(t, [guest]);
+    const [sub] = await registerAll(t, [subOwner], { client_capabilities: LINKIFY });
     const a = (await t.post('realm/filters', { as: admin, form: { pattern: '#(?P<id>[0-9]+)', url_template: 'https://x/{id}' } })).body.id;
     const entry = (id: number, pattern: string, url: string) => ({
       pattern,
@@ -57,7 +39,7 @@ describe('realm_linkifiers', () => {
       alternative_url_templates: [],
     });
     const la = entry(a, '#(?P<id>[0-9]+)', 'https://x/{id}');
-    await allGot(everyone, [{ type: 'realm_linkifiers', realm_linkifiers: [la] }]);
+    await expectAllGot(everyone, [{ type: 'realm_linkifiers', realm_linkifiers: [la] }]);
 
     const b = (await t.post('realm/filters', { as: admin, form: { pattern: 'T(?P<id>[0-9]+)', url_template: 'https://t/{id}' } })).body.id;
     const lb = entry(b, 'T(?P<id>[0-9]+)', 'https://t/{id}');
@@ -65,7 +47,7 @@ describe('realm_linkifiers', () => {
     const la2 = entry(a, '#(?P<id>[0-9]+)', 'https://y/{id}');
     expectSuccess(await t.patch('realm/linkifiers', { as: admin, form: { ordered_linkifier_ids: [b, a] } }));
     expectSuccess(await t.delete(`realm/filters/${b}`, { as: admin }));
-    await allGot(everyone, [
+    await expectAllGot(everyone, [
       { type: 'realm_linkifiers', realm_linkifiers: [la, lb] },
       { type: 'realm_linkifiers', realm_linkifiers: [la2, lb] },
       { type: 'realm_linkifiers', realm_linkifiers: [lb, la2] },
@@ -76,25 +58,25 @@ describe('realm_linkifiers', () => {
 
     // Reordering an empty list changes nothing and sends nothing; a failed request neither.
     expectSuccess(await t.delete(`realm/filters/${a}`, { as: admin }));
-    await allGot(everyone, [{ type: 'realm_linkifiers', realm_linkifiers: [] }]);
+    await expectAllGot(everyone, [{ type: 'realm_linkifiers', realm_linkifiers: [] }]);
     expectSuccess(await t.patch('realm/linkifiers', { as: admin, form: { ordered_linkifier_ids: [] } }));
     expect((await t.delete(`realm/filters/${a}`, { as: admin })).status).toBe(400);
     const c = (await t.post('realm/filters', { as: admin, form: { pattern: 'C(?P<id>[0-9]+)', url_template: 'https://c/{id}' } })).body.id;
-    await allGot(everyone.slice(0, 1), [{ type: 'realm_linkifiers', realm_linkifiers: [entry(c, 'C(?P<id>[0-9]+)', 'https://c/{id}')] }]);
+    await expectAllGot(everyone.slice(0, 1), [{ type: 'realm_linkifiers', realm_linkifiers: [entry(c, 'C(?P<id>[0-9]+)', 'https://c/{id}')] }]);
     expectSuccess(await t.delete(`realm/filters/${c}`, { as: admin }));
   });
 });
 
 describe('realm_playgrounds', () => {
   it('sends the complete list after add and remove', async () => {
-    const everyone = await clients([t.owner, guest, bot]);
-    const [sub] = await clients([subOwner]);
+    const everyone = await registerAll(t, [t.owner, guest, bot]);
+    const [sub] = await registerAll(t, [subOwner]);
     const form = { name: 'Python', pygments_language: 'Python', url_template: 'https://python.example/?code={code}' };
     const id = (await t.post('realm/playgrounds', { as: admin, form })).body.id;
     const p = { id, name: 'Python', pygments_language: 'Python', url_template: 'https://python.example/?code={code}' };
     const id2 = (await t.post('realm/playgrounds', { as: admin, form: { ...form, name: 'Py2' } })).body.id;
     expectSuccess(await t.delete(`realm/playgrounds/${id}`, { as: admin }));
-    await allGot(everyone, [
+    await expectAllGot(everyone, [
       { type: 'realm_playgrounds', realm_playgrounds: [p] },
       { type: 'realm_playgrounds', realm_playgrounds: [p, { ...p, id: id2, name: 'Py2' }] },
       { type: 'realm_playgrounds', realm_playgrounds: [{ ...p, id: id2, name: 'Py2' }] },
@@ -106,15 +88,15 @@ describe('realm_playgrounds', () => {
 
 describe('realm_domains', () => {
   it('add, change and remove; removing the last domain lifts the restriction first', async () => {
-    const everyone = await clients([t.owner, admin, guest, bot]);
-    const [sub] = await clients([subOwner]);
+    const everyone = await registerAll(t, [t.owner, admin, guest, bot]);
+    const [sub] = await registerAll(t, [subOwner]);
     expectSuccess(await t.post('realm/domains', { form: { domain: 'Acme.COM', allow_subdomains: false } }));
     expectSuccess(await t.patch('realm/domains/acme.com', { form: { allow_subdomains: true } }));
     expectSuccess(await t.post('realm/domains', { form: { domain: 'beta.org', allow_subdomains: true } }));
     expectSuccess(await t.patch('realm', { form: { emails_restricted_to_domains: true } }));
     expectSuccess(await t.delete('realm/domains/acme.com'));
     expectSuccess(await t.delete('realm/domains/beta.org'));
-    await allGot(everyone, [
+    await expectAllGot(everyone, [
       { type: 'realm_domains', op: 'add', realm_domain: { domain: 'acme.com', allow_subdomains: false } },
       { type: 'realm_domains', op: 'change', realm_domain: { domain: 'acme.com', allow_subdomains: true } },
       { type: 'realm_domains', op: 'add', realm_domain: { domain: 'beta.org', allow_subdomains: true } },
@@ -129,8 +111,8 @@ describe('realm_domains', () => {
 
 describe('realm (PATCH /realm)', () => {
   it('sends update or update_dict per changed setting, in Zulip’s order, and nothing for unchanged ones', async () => {
-    const everyone = await clients([t.owner, admin, guest, bot]);
-    const [sub] = await clients([subOwner]);
+    const everyone = await registerAll(t, [t.owner, admin, guest, bot]);
+    const [sub] = await registerAll(t, [subOwner]);
     expectSuccess(
       await t.patch('realm', {
         as: t.owner,
@@ -155,7 +137,7 @@ describe('realm (PATCH /realm)', () => {
     );
     const dict = (data: Record<string, unknown>) => ({ type: 'realm', op: 'update_dict', property: 'default', data });
     const update = (property: string, value: unknown) => ({ type: 'realm', op: 'update', property, value });
-    await allGot(everyone, [
+    await expectAllGot(everyone, [
       ...(await expectedTimeLimitEvents()),
       dict({ allow_message_editing: false }),
       update('description', 'About **us**'),
@@ -174,7 +156,7 @@ describe('realm (PATCH /realm)', () => {
     // The same values again: no events at all (a later change shows the queue was reached).
     expectSuccess(await t.patch('realm', { as: t.owner, form: { name: 'Renamed', allow_message_editing: false, topics_policy: 'disable_empty_topic' } }));
     expectSuccess(await t.patch('realm', { as: t.owner, form: { topics_policy: 'allow_empty_topic', message_content_edit_limit_seconds: 'unlimited' } }));
-    await allGot(everyone, [dict({ message_content_edit_limit_seconds: null }), dict({ topics_policy: 'allow_empty_topic', mandatory_topics: false })]);
+    await expectAllGot(everyone, [dict({ message_content_edit_limit_seconds: null }), dict({ topics_policy: 'allow_empty_topic', mandatory_topics: false })]);
   });
 });
 
