@@ -161,6 +161,17 @@ export class TestApp {
     return this.login(email, password);
   }
 
+  /** One account per role below the owner, a member's bot, and the owner of a second organization ('other'). */
+  async createRoleAccounts() {
+    const admin = await this.createUser({ role: 200 });
+    const moderator = await this.createUser({ role: 300 });
+    const member = await this.createUser();
+    const guest = await this.createUser({ role: 600 });
+    const bot = await this.createBot(member, 'helper');
+    const otherOwner = await this.createOrganization('other');
+    return { admin, moderator, member, guest, bot, otherOwner };
+  }
+
   async createBot(owner: Account, shortName: string, botType = 1): Promise<Account & { ownerId: number }> {
     const res = await this.post('bots', { as: owner, form: { full_name: `${shortName} bot`, short_name: shortName, bot_type: botType } });
     if (res.status !== 200) throw new Error(`createBot failed: ${JSON.stringify(res.body)}`);

@@ -1,56 +1,43 @@
-import { isAdmin, isGuest, type Role } from '@app/domain/users';
+import { channelViewers, subscribingReveals, unsubscribingHides } from '@app/domain/channels';
+import type { Role } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { presentChannel, presentSubscription } from '../http/channel.presenter.js';
 import { pairKey, type ChannelRecord } from './channel.ports.js';
 
 type Pair = { userId: number; channelId: number };
-type ActiveUser = { id: number; role: number };
 
-/**
- * Who may see a channel's metadata and subscriber list (spec 30 §7.6–7.7): everyone for a
- * web-public channel, non-guests plus subscribers for a public one, subscribers plus
- * administrators for a private one.
- */
-export function channelViewers(c: ChannelRecord, users: readonly ActiveUser[], subscribers: readonly number[]): number[] {
-  if (c.isWebPublic) return users.map((u) => u.id);
-  const subs = new Set(subscribers);
-  if (!c.inviteOnly) return users.filter((u) => !isGuest(u.role as Role) || subs.has(u.id)).map((u) => u.id);
-  return users.filter((u) => subs.has(u.id) || isAdmin(u.role as Role)).map((u) => u.id);
-}
-
-const byChannel = (pairs: readonly Pair[]) => {
+const groupBy = (pairs: readonly Pair[], key: (p: Pair) => number, value: (p: Pair) => number) => {
   const m = new Map<number, number[]>();
-  for (const p of pairs) m.set(p.channelId, [...(m.get(p.channelId) ?? []), p.userId]);
+  for (const p of pairs) {
+    const k = key(p);
+    if (!m.has(k)) m.set(k, []);
+    m.get(k)!.push(value(p));
+  }
   return m;
 };
-const byUser = (pairs: readonly Pair[]) => {
-  const m = new Map<number, number[]>();
-  for (const p of pairs) m.set(p.userId, [...(m.get(p.userId) ?? []), p.channelId]);
-  return m;
-};
+const byChannel = (pairs: readonly Pair[]) => groupBy(pairs, (p) => p.channelId, (p) => p.userId);
+const byUser = (pairs: readonly Pair[]) => groupBy(pairs, (p) => p.userId, (p) => p.channelId);
+/** The organization's active users with their roles typed for the domain rules. */
+const activeUsers = async (tx: Tx, realmId: number) => (await tx.channelQueries.activeUsers(realmId)).map((u) => ({ id: u.id, role: u.role as Role }));
 
 /** `subscription` `add` for each new subscriber and `peer_add` for the others (a constant number of reads). */
 export async function subscriptionAddEvents(tx: Tx, realmId: number, added: readonly Pair[]): Promise<ClientEvent[]> {
   if (added.length === 0) return [];
   const channelIds = [...new Set(added.map((p) => p.channelId))];
   const userIds = [...new Set(added.map((p) => p.userId))];
-  const records = new Map((await tx.channelQueries.channels(realmId)).filter((c) => channelIds.includes(c.id)).map((c) => [c.id, c]));
+  const records = new Map((await tx.channelQueries.channelsByIds(realmId, channelIds)).map((c) => [c.id, c]));
   const rows = await tx.channels.subscriptionRows(userIds, channelIds);
   const subscribers = await tx.channelQueries.subscribers(channelIds);
   const groups = await tx.channelQueries.systemGroupNames(realmId);
-  const users = await tx.channelQueries.activeUsers(realmId);
+  const users = await activeUsers(tx, realmId);
   const events: ClientEvent[] = [];
   // Who could not see the channel before learns of it first (private: non-administrators;
   // public, not web-public: guests).
-  const roles = new Map(users.map((u) => [u.id, u.role as Role]));
+  const roles = new Map(users.map((u) => [u.id, u.role]));
   for (const [channelId, addedUsers] of byChannel(added)) {
     const c = records.get(channelId)!;
-    const newViewers = addedUsers.filter((u) => {
-      const role = roles.get(u);
-      if (role === undefined) return false;
-      return c.inviteOnly ? !isAdmin(role) : !c.isWebPublic && isGuest(role);
-    });
+    const newViewers = addedUsers.filter((u) => roles.has(u) && subscribingReveals(c, roles.get(u)!));
     if (newViewers.length > 0) events.push({ realmId, event: { type: 'stream', op: 'create', streams: [presentChannel(c, groups)] }, userIds: newViewers });
   }
   for (const [userId, ids] of byUser(added)) {
@@ -61,7 +48,8 @@ export async function subscriptionAddEvents(tx: Tx, realmId: number, added: read
     events.push({ realmId, event: { type: 'subscription', op: 'add', subscriptions }, userIds: [userId] });
   }
   for (const [channelId, addedUsers] of byChannel(added)) {
-    const peers = channelViewers(records.get(channelId)!, users, subscribers.get(channelId) ?? []).filter((u) => !addedUsers.includes(u));
+    const addedSet = new Set(addedUsers);
+    const peers = channelViewers(records.get(channelId)!, users, subscribers.get(channelId) ?? []).filter((u) => !addedSet.has(u));
     if (peers.length > 0) {
       events.push({ realmId, event: { type: 'subscription', op: 'peer_add', stream_ids: [channelId], user_ids: addedUsers }, userIds: peers });
     }
@@ -73,23 +61,24 @@ export async function subscriptionAddEvents(tx: Tx, realmId: number, added: read
 export async function subscriptionRemoveEvents(tx: Tx, realmId: number, removed: readonly Pair[], names: ReadonlyMap<number, string>): Promise<ClientEvent[]> {
   if (removed.length === 0) return [];
   const channelIds = [...new Set(removed.map((p) => p.channelId))];
-  const records = new Map((await tx.channelQueries.channels(realmId)).filter((c) => channelIds.includes(c.id)).map((c) => [c.id, c]));
+  const records = new Map((await tx.channelQueries.channelsByIds(realmId, channelIds)).map((c) => [c.id, c]));
   const subscribers = await tx.channelQueries.subscribers(channelIds);
-  const users = await tx.channelQueries.activeUsers(realmId);
+  const users = await activeUsers(tx, realmId);
   const events: ClientEvent[] = [];
   for (const [userId, ids] of byUser(removed)) {
     const subscriptions = ids.map((id) => ({ name: names.get(id)!, stream_id: id }));
     events.push({ realmId, event: { type: 'subscription', op: 'remove', subscriptions }, userIds: [userId] });
   }
-  const roles = new Map(users.map((u) => [u.id, u.role as Role]));
+  const roles = new Map(users.map((u) => [u.id, u.role]));
   for (const [channelId, removedUsers] of byChannel(removed)) {
     const c = records.get(channelId)!;
     // Who can no longer see a private channel is told it is gone for them.
-    const lost = c.inviteOnly ? removedUsers.filter((u) => roles.has(u) && !isAdmin(roles.get(u)!)) : [];
+    const lost = removedUsers.filter((u) => roles.has(u) && unsubscribingHides(c, roles.get(u)!));
     if (lost.length > 0) {
       events.push({ realmId, event: { type: 'stream', op: 'delete', stream_ids: [channelId], streams: [{ stream_id: channelId }] }, userIds: lost });
     }
-    const peers = channelViewers(c, users, subscribers.get(channelId) ?? []).filter((u) => !removedUsers.includes(u));
+    const removedSet = new Set(removedUsers);
+    const peers = channelViewers(c, users, subscribers.get(channelId) ?? []).filter((u) => !removedSet.has(u));
     if (peers.length > 0) {
       events.push({ realmId, event: { type: 'subscription', op: 'peer_remove', stream_ids: [channelId], user_ids: removedUsers }, userIds: peers });
     }
@@ -111,10 +100,10 @@ export function subscriptionUpdateEvents(realmId: number, userId: number, channe
 /** `stream` `create` for the users who can see the new channels. */
 export async function streamCreateEvents(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<ClientEvent[]> {
   if (channelIds.length === 0) return [];
-  const records = (await tx.channelQueries.channels(realmId)).filter((c) => channelIds.includes(c.id));
+  const records = await tx.channelQueries.channelsByIds(realmId, channelIds);
   const subscribers = await tx.channelQueries.subscribers(channelIds);
   const groups = await tx.channelQueries.systemGroupNames(realmId);
-  const users = await tx.channelQueries.activeUsers(realmId);
+  const users = await activeUsers(tx, realmId);
   return records.map((c) => ({
     realmId,
     event: { type: 'stream', op: 'create', streams: [presentChannel(c, groups)] },
@@ -134,7 +123,7 @@ export async function streamUpdateEvents(
   const c = await tx.channelQueries.channel(realmId, channelId);
   if (c === null) return [];
   const subscribers = (await tx.channelQueries.subscribers([channelId])).get(channelId) ?? [];
-  const viewers = channelViewers(c, await tx.channelQueries.activeUsers(realmId), subscribers);
+  const viewers = channelViewers(c, await activeUsers(tx, realmId), subscribers);
   return changes.map((ch) => ({
     realmId,
     event: { type: 'stream', op: 'update', stream_id: channelId, name, property: ch.property, value: ch.value, ...ch.extra },

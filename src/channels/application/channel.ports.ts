@@ -92,6 +92,7 @@ export abstract class ChannelRepository {
 
 export abstract class ChannelQueries {
   abstract channels(realmId: number): Promise<ChannelRecord[]>;
+  abstract channelsByIds(realmId: number, channelIds: readonly number[]): Promise<ChannelRecord[]>;
   abstract channel(realmId: number, channelId: number): Promise<ChannelRecord | null>;
   abstract subscriptionsOf(userId: number): Promise<SubscriptionRecord[]>;
   abstract subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;

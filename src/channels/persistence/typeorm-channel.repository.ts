@@ -349,6 +349,10 @@ export class TypeOrmChannelQueries extends ChannelQueries {
     return this.records('c.realm_id = $1', [realmId]);
   }
 
+  channelsByIds(realmId: number, channelIds: readonly number[]): Promise<ChannelRecord[]> {
+    return this.records('c.realm_id = $1 AND c.id = ANY($2::int[])', [realmId, channelIds]);
+  }
+
   async channel(realmId: number, channelId: number): Promise<ChannelRecord | null> {
     const [c] = await this.records('c.realm_id = $1 AND c.id = $2', [realmId, channelId]);
     return c ?? null;

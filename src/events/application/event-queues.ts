@@ -121,13 +121,14 @@ export class EventQueues implements OnApplicationShutdown {
     for (const q of this.queues.values()) q.wake();
   }
 
-  create(o: QueueOptions): { id: string; setSnapshot: (seq: number) => void } {
+  create(o: QueueOptions): { id: string; timeoutSecs: number; setSnapshot: (seq: number) => void } {
     const q = new Queue(o, this.clock.now().getTime());
     this.queues.set(q.id, q);
     if (!this.byRealm.has(o.realmId)) this.byRealm.set(o.realmId, new Set());
     this.byRealm.get(o.realmId)!.add(q);
     return {
       id: q.id,
+      timeoutSecs: q.timeoutMs / 1000,
       // Events up to `seq` are already in the registering client's initial state.
       setSnapshot: (seq) => {
         q.snapshotSeq = seq;

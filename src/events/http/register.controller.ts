@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
-import { EventQueues } from '../application/event-queues.js';
+import { EventQueues, type QueueOptions } from '../application/event-queues.js';
 import { RegisterSections } from '../application/register-sections.js';
 import { RegisterService } from '../application/register.service.js';
 import { PgEventListener } from '../persistence/pg-event-listener.js';
@@ -29,15 +29,12 @@ export class RegisterController {
   async registerClient(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterDto) {
     if (p.all_public_streams === true && isGuest(actor.role)) throw badRequest('User not authorized for this query');
     const caps = p.client_capabilities;
-    const queue = this.queues.create({
-      userId: actor.userId,
-      realmId: actor.realmId,
+    const queue = await this.openQueue(actor, {
       eventTypes: p.event_types,
       narrow: p.narrow,
       applyMarkdown: p.apply_markdown,
       clientGravatar: p.client_gravatar,
       allPublicStreams: p.all_public_streams ?? false,
-      readsPublicChannels: !isGuest(actor.role),
       capabilities: {
         bulkMessageDeletion: caps.bulk_message_deletion === true,
         linkifierUrlTemplate: caps.linkifier_url_template === true,
@@ -46,14 +43,23 @@ export class RegisterController {
       },
       lifespanSecs: p.queue_lifespan_secs,
     });
-    queue.setSnapshot(await this.listener.snapshotSeq(actor.realmId));
     const selector = p.fetch_event_types ?? p.event_types;
     const want = (section: string) => selector === null || selector.includes(section);
     const state = await this.register.initialState(actor, want, p.client_gravatar, {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
     });
     await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
-    return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: p.queue_lifespan_secs > 0 ? Math.min(p.queue_lifespan_secs, 604800) : 600 };
+    return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
+  }
+
+  /**
+   * Creates the caller's queue, then reads the organization's newest event number: events up
+   * to it belong to the state the caller reads next, later ones go into the queue.
+   */
+  private async openQueue(actor: Actor, o: Omit<QueueOptions, 'userId' | 'realmId' | 'readsPublicChannels'>) {
+    const queue = this.queues.create({ ...o, userId: actor.userId, realmId: actor.realmId, readsPublicChannels: !isGuest(actor.role) });
+    queue.setSnapshot(await this.listener.snapshotSeq(actor.realmId));
+    return queue;
   }
 
   /** GET /events: long-polls the queue (spec 30 §3). */
@@ -62,19 +68,15 @@ export class RegisterController {
     if (p.queue_id === undefined) {
       if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
       // Zulip's shortcut: a queue with default options, created by the poll itself (spec 30 §3.2).
-      const queue = this.queues.create({
-        userId: actor.userId,
-        realmId: actor.realmId,
+      const queue = await this.openQueue(actor, {
         eventTypes: null,
         narrow: [],
         applyMarkdown: false,
         clientGravatar: false,
         allPublicStreams: false,
-        readsPublicChannels: !isGuest(actor.role),
         capabilities: { bulkMessageDeletion: false, linkifierUrlTemplate: false, emptyTopicName: false, archivedChannels: false },
         lifespanSecs: 0,
       });
-      queue.setSnapshot(await this.listener.snapshotSeq(actor.realmId));
       return { events: [], queue_id: queue.id };
     }
     if (p.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");

@@ -83,16 +83,14 @@ export class MessageFlagsService {
     flags: Map<number, number>,
   ): Promise<Record<string, Record<string, unknown>>> {
     const mention = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
-    const participants = new Map<number, number[]>();
+    const directRecipients = [...new Set(ids.map((id) => messages.get(id)!).filter((m) => m.channelId === null).map((m) => m.recipientId))];
+    const participants = await tx.messages.directParticipantsOf(directRecipients);
     const details: Record<string, Record<string, unknown>> = {};
     for (const id of ids) {
       const m = messages.get(id)!;
       const d: Record<string, unknown> =
         m.channelId !== null ? { type: 'stream', stream_id: m.channelId, topic: m.topic } : { type: 'private', user_ids: [] as number[] };
-      if (m.channelId === null) {
-        if (!participants.has(m.recipientId)) participants.set(m.recipientId, await tx.messages.directParticipants(m.recipientId));
-        d.user_ids = participants.get(m.recipientId)!.filter((u) => u !== actor.userId).sort((a, b) => a - b);
-      }
+      if (m.channelId === null) d.user_ids = (participants.get(m.recipientId) ?? []).filter((u) => u !== actor.userId);
       if (((flags.get(id) ?? 0) & mention) !== 0) d.mentioned = true;
       details[String(id)] = d;
     }

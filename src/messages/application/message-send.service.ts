@@ -266,7 +266,7 @@ export class MessageSendService {
     const permission = ctx.realmSettings.direct_message_permission_group;
     const someoneAuthorizes =
       holds(viewer, permission) ||
-      (await this.anyHolds(tx, others.map((u) => u.id), permission));
+      (await this.anyHolds(tx, others, permission));
     assertCanSendDirectMessage({
       senderIsBot: actor.isBot,
       onlyBotsOrSelf: others.every((u) => u.isBot),
@@ -323,11 +323,9 @@ export class MessageSendService {
     return { id };
   }
 
-  private async anyHolds(tx: Tx, userIds: number[], value: GroupSettingValue): Promise<boolean> {
-    for (const userId of userIds) {
-      if (holds({ userId, role: 400, groupIds: await tx.groups.groupIdsOfUser(userId) }, value)) return true;
-    }
-    return false;
+  private async anyHolds(tx: Tx, users: readonly UserRecord[], value: GroupSettingValue): Promise<boolean> {
+    const groups = await tx.groups.groupIdsOfUsers(users.map((u) => u.id));
+    return users.some((u) => holds({ userId: u.id, role: u.role, groupIds: groups.get(u.id)! }, value));
   }
 
   /** Resolves mentions to users and groups, refusing groups the sender may not mention. */

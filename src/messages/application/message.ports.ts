@@ -100,6 +100,8 @@ export abstract class MessageRepository {
   abstract find(realmId: number, messageId: number, forUpdate?: boolean): Promise<MessageRecord | null>;
   abstract userMessageFlags(userId: number, messageId: number): Promise<number | null>;
   abstract directParticipants(recipientId: number): Promise<number[]>;
+  /** Participants of several direct conversations at once, ascending, by recipient id. */
+  abstract directParticipantsOf(recipientIds: readonly number[]): Promise<Map<number, number[]>>;
   abstract topicVisibility(userId: number, channelId: number, topic: string): Promise<number>;
   abstract setTopicVisibility(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date, onlyWhereInherit: boolean): Promise<number[]>;
   abstract updateContent(id: number, content: string, rendered: string, editTime: Date, history: EditHistoryEntry[], hasAttachment: boolean): Promise<void>;

@@ -162,13 +162,24 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async directParticipants(recipientId: number): Promise<number[]> {
-    const rows = await this.em.query(
-      `SELECT m.user_id FROM recipients r JOIN direct_message_group_members m ON m.group_id = r.type_id
-       WHERE r.id = $1 AND r.type = ${RECIPIENT_DIRECT} ORDER BY 1`,
-      [recipientId],
-    );
-    return rows.map((r: { user_id: number }) => r.user_id);
+    return (await this.directParticipantsOf([recipientId])).get(recipientId) ?? [];
   }
+
+  async directParticipantsOf(recipientIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    if (recipientIds.length === 0) return out;
+    const rows: { recipient_id: number; user_id: number }[] = await this.em.query(
+      `SELECT r.id AS recipient_id, m.user_id FROM recipients r JOIN direct_message_group_members m ON m.group_id = r.type_id
+       WHERE r.id = ANY($1::int[]) AND r.type = ${RECIPIENT_DIRECT} ORDER BY 1, 2`,
+      [recipientIds],
+    );
+    for (const r of rows) {
+      if (!out.has(r.recipient_id)) out.set(r.recipient_id, []);
+      out.get(r.recipient_id)!.push(r.user_id);
+    }
+    return out;
+  }
+
 
   async topicFacts(channelId: number, topic: string): Promise<TopicFacts> {
     const rows = await this.em.query(

@@ -105,6 +105,8 @@ export abstract class UserGroupRepository {
   abstract ancestorIds(groupId: number): Promise<Set<number>>;
   /** Every group the user belongs to through subgroups; empty for deactivated users. */
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+  /** The groups of several users (through subgroups) in one query. */
+  abstract groupIdsOfUsers(userIds: readonly number[]): Promise<Map<number, Set<number>>>;
   abstract facts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>>;
   abstract activeUserIds(realmId: number, userIds: readonly number[], allowBots?: boolean): Promise<Set<number>>;
   /** The value a setting pointing at this group reports: its id, or its members and subgroups when anonymous. */

@@ -182,6 +182,23 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     return new Set(rows.map((r: { id: number }) => r.id));
   }
 
+  async groupIdsOfUsers(userIds: readonly number[]): Promise<Map<number, Set<number>>> {
+    const out = new Map(userIds.map((id) => [id, new Set<number>()]));
+    if (userIds.length === 0) return out;
+    const rows: { user_id: number; id: number }[] = await this.em.query(
+      `WITH RECURSIVE up(user_id, id) AS (
+         SELECT m.user_id, m.group_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+         WHERE m.user_id = ANY($1::int[])
+         UNION
+         SELECT up.user_id, s.supergroup_id FROM user_group_subgroups s JOIN up ON s.subgroup_id = up.id
+       )
+       SELECT user_id, id FROM up`,
+      [userIds],
+    );
+    for (const r of rows) out.get(r.user_id)!.add(r.id);
+    return out;
+  }
+
   async groupIdsOfUser(userId: number): Promise<Set<number>> {
     const rows = await this.em.query(
       `WITH RECURSIVE up(id) AS (

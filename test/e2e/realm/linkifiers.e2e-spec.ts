@@ -9,12 +9,7 @@ let bot: Account;
 let otherOwner: Account;
 beforeAll(async () => {
   t = await TestApp.start();
-  admin = await t.createUser({ role: 200 });
-  moderator = await t.createUser({ role: 300 });
-  member = await t.createUser();
-  guest = await t.createUser({ role: 600 });
-  bot = await t.createBot(member, 'helper');
-  otherOwner = await t.createOrganization('other');
+  ({ admin, moderator, member, guest, bot, otherOwner } = await t.createRoleAccounts());
 });
 afterAll(() => t.close());
 

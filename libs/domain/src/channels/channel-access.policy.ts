@@ -84,3 +84,32 @@ export function assertCanRemoveSubscribers(
   );
   if (!allowed) throw insufficientPermission();
 }
+
+/** What decides who hears about a channel in events. */
+export interface ChannelAudience {
+  readonly inviteOnly: boolean;
+  readonly isWebPublic: boolean;
+}
+
+/**
+ * Who may see a channel's metadata and subscriber list (spec 30 §7.6–7.7): everyone for a
+ * web-public channel, non-guests plus subscribers for a public one, subscribers plus
+ * administrators for a private one. (Metadata access through the channel's `can_*` groups
+ * is not counted here.)
+ */
+export function channelViewers(c: ChannelAudience, users: readonly { id: number; role: Role }[], subscribers: readonly number[]): number[] {
+  if (c.isWebPublic) return users.map((u) => u.id);
+  const subs = new Set(subscribers);
+  if (!c.inviteOnly) return users.filter((u) => !isGuest(u.role) || subs.has(u.id)).map((u) => u.id);
+  return users.filter((u) => subs.has(u.id) || isAdmin(u.role)).map((u) => u.id);
+}
+
+/** Subscribing shows the channel to someone who could not see it (private: non-administrators; public: guests). */
+export function subscribingReveals(c: ChannelAudience, role: Role): boolean {
+  return c.inviteOnly ? !isAdmin(role) : !c.isWebPublic && isGuest(role);
+}
+
+/** Unsubscribing hides a private channel from a non-administrator. */
+export function unsubscribingHides(c: ChannelAudience, role: Role): boolean {
+  return c.inviteOnly && !isAdmin(role);
+}

@@ -2,10 +2,13 @@ import { Role } from '../users/role.js';
 import { Channel, type ChannelState } from './channel.js';
 import {
   assertCanRemoveSubscribers,
+  channelViewers,
   canAddSubscribers,
   hasContentAccess,
   hasMetadataAccess,
   isChannelAdministrator,
+  subscribingReveals,
+  unsubscribingHides,
   type Viewer,
 } from './channel-access.policy.js';
 import { assertCanCreateChannel, effectiveHistory, type CreationFacts } from './channel-creation.policy.js';
@@ -305,4 +308,28 @@ describe('channel email addresses', () => {
     ['a_b', 'a_b.TOKEN.show-sender'],
   ])('%s → %s', (name, local) => expect(channelEmailLocalPart(name, 'TOKEN')).toBe(local));
   it('slugifies like Django', () => expect(slugify(' Hello  World-- ')).toBe('hello-world'));
+});
+
+describe('who hears about a channel', () => {
+  const users = [
+    { id: 1, role: Role.OWNER },
+    { id: 2, role: Role.ADMINISTRATOR },
+    { id: 3, role: Role.MEMBER },
+    { id: 4, role: Role.GUEST },
+    { id: 5, role: Role.GUEST },
+  ];
+  it('sees a web-public channel: everyone; public: non-guests and subscribed guests; private: subscribers and administrators', () => {
+    expect(channelViewers({ inviteOnly: false, isWebPublic: true }, users, [])).toEqual([1, 2, 3, 4, 5]);
+    expect(channelViewers({ inviteOnly: false, isWebPublic: false }, users, [5])).toEqual([1, 2, 3, 5]);
+    expect(channelViewers({ inviteOnly: true, isWebPublic: false }, users, [3])).toEqual([1, 2, 3]);
+  });
+  it('reveals a channel on subscribing only to those who could not see it, and hides private ones on leaving', () => {
+    const priv = { inviteOnly: true, isWebPublic: false };
+    const pub = { inviteOnly: false, isWebPublic: false };
+    expect([Role.ADMINISTRATOR, Role.MEMBER, Role.GUEST].map((r) => subscribingReveals(priv, r))).toEqual([false, true, true]);
+    expect([Role.MEMBER, Role.GUEST].map((r) => subscribingReveals(pub, r))).toEqual([false, true]);
+    expect(subscribingReveals({ inviteOnly: false, isWebPublic: true }, Role.GUEST)).toBe(false);
+    expect([Role.ADMINISTRATOR, Role.MEMBER].map((r) => unsubscribingHides(priv, r))).toEqual([false, true]);
+    expect(unsubscribingHides(pub, Role.MEMBER)).toBe(false);
+  });
 });
