@@ -3,7 +3,7 @@ import type { Role } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { presentChannel, presentSubscription } from '../http/channel.presenter.js';
-import { pairKey, type ChannelRecord } from './channel.ports.js';
+import { pairKey } from './channel.ports.js';
 
 type Pair = { userId: number; channelId: number };
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { channelIds, createChannels, subscription, systemGroups } from '../../support/channels.js';
+import { createChannels, subscription, systemGroups } from '../../support/channels.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
 let t: TestApp;

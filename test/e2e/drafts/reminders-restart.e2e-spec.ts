@@ -32,8 +32,8 @@ afterAll(() => dropDatabase(inject('adminUrl'), DB_NAME));
 
 it('delivers a reminder that fell due while the server was down once it is back, once', async () => {
   const first = await start();
-  let reminderId = 0;
-  let ownerId = 0;
+  let reminderId: number;
+  let ownerId: number;
   try {
     const key = await post('fetch_api_key', { username: 'owner@example.com', password: PASSWORD });
     apiKey = key.api_key as string;

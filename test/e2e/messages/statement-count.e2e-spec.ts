@@ -9,14 +9,13 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
  */
 let t: TestApp;
 let counter: StatementCounter;
-let small: number;
 let big: number;
 let member: Account;
 beforeAll(async () => {
   t = await TestApp.start();
   counter = t.app.get(StatementCounter);
   member = await t.createUser();
-  ({ small, big } = await createChannels(t, ['small', 'big']));
+  ({ big } = await createChannels(t, ['small', 'big']));
   const c = new pg.Client({ connectionString: t.databaseUrl });
   await c.connect();
   try {

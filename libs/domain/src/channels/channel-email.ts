@@ -12,6 +12,7 @@ export function channelEmailLocalPart(channelName: string, token: string, showSe
 
 /** Django's slugify with allow_unicode=False. */
 export function slugify(value: string): string {
+  // eslint-disable-next-line no-control-regex -- everything outside ASCII, control characters included
   const ascii = value.normalize('NFKD').replace(/[^\x00-\x7f]/g, '');
   return ascii
     .toLowerCase()

@@ -32,6 +32,7 @@ export function deliveryTime(timestampSeconds: number, now: Date): Date {
 }
 
 /** Python's str.isspace() characters (what `rstrip()` removes). */
+// eslint-disable-next-line no-control-regex -- \x1c-\x1f are whitespace to Python
 const PY_TRAILING_SPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/u;
 
 /** Zulip's normalize_note_text: trailing whitespace and leading newlines go, then the length limit. */
