@@ -1,19 +1,5 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
-import { MIGRATIONS } from './migrations/index.js';
-import { ENTITIES } from './src/shared/persistence/entities.js';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './src/app/data-source.js';
 
-/** The one DataSource definition, used by the server and by the TypeORM CLI. */
-export function dataSourceOptions(url: string): DataSourceOptions {
-  return {
-    type: 'postgres',
-    url,
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
-    migrationsTransactionMode: 'all',
-    synchronize: false,
-    poolSize: Number(process.env.DB_POOL_SIZE ?? 10),
-    extra: { application_name: 'svc' },
-  };
-}
-
+/** The TypeORM CLI's DataSource (`npm run migration:run`); the server builds its own from the same options. */
 export default new DataSource(dataSourceOptions(process.env.DATABASE_URL ?? 'postgres://localhost/svc'));

@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app.module.js';
+import { AppModule } from './app/app.module.js';
 import { configureApp } from './configure-app.js';
-import { BootstrapService } from './realm/application/bootstrap.service.js';
+import { BootstrapService } from './users/application/bootstrap.service.js';
 import { ServerConfig } from './shared/config/server-config.js';
 import { createLogger, PinoNestLogger } from './shared/logging/logger.js';
-import { type EmbeddedDatabase, ensureDatabase, startEmbeddedPostgres } from './shared/persistence/embedded-postgres.js';
+import {
+  type EmbeddedDatabase,
+  ensureDatabase,
+  startEmbeddedPostgres,
+} from './shared/persistence/embedded-postgres.js';
 
 const EMBEDDED_DATABASE = 'svc';
 

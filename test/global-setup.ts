@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { openDataSource } from '../src/shared/persistence/database.providers.js';
+import { openDataSource } from '../src/app/database.providers.js';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/shared/persistence/embedded-postgres.js';
 import { databaseUrl, dropTestDatabases, TEMPLATE_DB } from './support/databases.js';
 

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { MessagesModule } from '../messages/messages.module.js';
 import { DraftQueries } from './application/draft.ports.js';
 import { DraftsService } from './application/drafts.service.js';
 import { ReminderDeliveryWorker } from './application/reminder-delivery.worker.js';
@@ -14,7 +13,6 @@ import { TypeOrmDraftQueries } from './persistence/typeorm-draft.repository.js';
  * else. Reminders are delivered by the Notification Bot (ReminderDeliveryWorker).
  */
 @Module({
-  imports: [MessagesModule],
   controllers: [DraftsController, SavedSnippetsController, RemindersController],
   providers: [
     DraftsService,

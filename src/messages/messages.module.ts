@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { UsersModule } from '../users/users.module.js';
 import { MessageQueries } from './application/message-queries.js';
 import { MessageReadsService } from './application/message-reads.service.js';
 import { MessageRenderer } from './application/message-renderer.js';
@@ -17,7 +16,6 @@ import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js'
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 
 @Module({
-  imports: [UsersModule],
   controllers: [MessagesController, MessageActionsController],
   providers: [
     MessageSendService,

@@ -1,7 +1,5 @@
-import { Global, Module } from '@nestjs/common';
-import { Re2PatternEngine } from '../shared/regex/re2.js';
-import { UsersModule } from '../users/users.module.js';
-import { BootstrapService } from './application/bootstrap.service.js';
+import { Module } from '@nestjs/common';
+import { Re2PatternEngine } from './infrastructure/re2-pattern-engine.js';
 import { LinkifiersService } from './application/linkifiers.service.js';
 import { PlaygroundsService } from './application/playgrounds.service.js';
 import { RealmDomainsService } from './application/realm-domains.service.js';
@@ -14,12 +12,9 @@ import { RealmDomainsController } from './http/realm-domains.controller.js';
 import { RealmSettingsController } from './http/realm-settings.controller.js';
 import { TypeOrmRealmQueries } from './persistence/typeorm-realm.repository.js';
 
-@Global()
 @Module({
-  imports: [UsersModule],
   controllers: [LinkifiersController, PlaygroundsController, RealmDomainsController, RealmSettingsController],
   providers: [
-    BootstrapService,
     RealmResolver,
     LinkifiersService,
     PlaygroundsService,
@@ -28,6 +23,6 @@ import { TypeOrmRealmQueries } from './persistence/typeorm-realm.repository.js';
     { provide: RealmQueries, useClass: TypeOrmRealmQueries },
     { provide: PatternEngine, useClass: Re2PatternEngine },
   ],
-  exports: [RealmQueries, BootstrapService, RealmResolver, LinkifiersService, PlaygroundsService],
+  exports: [RealmQueries, RealmResolver, LinkifiersService, PlaygroundsService],
 })
 export class RealmModule {}

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { EmojiModule } from '../emoji/emoji.module.js';
-import { ApiKeyBasicStrategy } from '../shared/auth/basic-auth.strategy.js';
+import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
 import { ApiKeysService } from './application/api-keys.service.js';
+import { BootstrapService } from './application/bootstrap.service.js';
 import { Authenticator } from './application/authenticator.js';
 import { UserGroupsService } from './application/user-groups.service.js';
 import { UserStatusQueries } from './application/user-status.ports.js';
@@ -18,10 +18,11 @@ import { TypeOrmUserQueries } from './persistence/typeorm-user.queries.js';
 import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repository.js';
 
 @Module({
-  imports: [PassportModule, EmojiModule],
+  imports: [PassportModule],
   controllers: [UserStatusController, UsersController, UserGroupsController, FetchApiKeyController],
   providers: [
     UsersService,
+    BootstrapService,
     UserGroupsService,
     UserStatusService,
     ApiKeysService,
@@ -31,6 +32,6 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     { provide: UserQueries, useClass: TypeOrmUserQueries },
     { provide: UserStatusQueries, useClass: TypeOrmUserStatusQueries },
   ],
-  exports: [UsersService, UserQueries, UserStatusService],
+  exports: [BootstrapService, UsersService, UserQueries, UserStatusService],
 })
 export class UsersModule {}

@@ -1,4 +1,4 @@
-import { SlidingWindowRateLimiter } from '../../src/shared/auth/rate-limiter.js';
+import { SlidingWindowRateLimiter } from '../../src/shared/application/rate-limiter.js';
 
 describe('sliding-window rate limiter', () => {
   const rules = [{ windowSeconds: 60, max: 3 }];

@@ -1,5 +1,5 @@
 import { checkLinkifier, type LinkifierDefinition } from '@app/domain/realm';
-import { compileRe2, spellNamedGroupsForRe2 } from '../../src/shared/regex/re2.js';
+import { compileRe2, spellNamedGroupsForRe2 } from '../../src/realm/infrastructure/re2-pattern-engine.js';
 
 const errorOf = (pattern: string): string | null => {
   const r = compileRe2(pattern);

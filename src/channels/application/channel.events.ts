@@ -2,7 +2,7 @@ import { channelViewers, subscribingReveals, unsubscribingHides } from '@app/dom
 import type { Role } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import { presentChannel, presentSubscription } from '../http/channel.presenter.js';
+import { presentChannel, presentSubscription } from './channel.views.js';
 import { pairKey } from './channel.ports.js';
 
 type Pair = { userId: number; channelId: number };
@@ -129,4 +129,13 @@ export async function streamUpdateEvents(
     event: { type: 'stream', op: 'update', stream_id: channelId, name, property: ch.property, value: ch.value, ...ch.extra },
     userIds: viewers,
   }));
+}
+
+/** A user's visibility policy for a topic changed (muted, unmuted, followed, inherit = 0). */
+export function userTopicEvent(realmId: number, userId: number, channelId: number, topic: string, policy: number, now: Date): ClientEvent {
+  return {
+    realmId,
+    event: { type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: Math.floor(now.getTime() / 1000), visibility_policy: policy },
+    userIds: [userId],
+  };
 }

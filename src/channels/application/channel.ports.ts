@@ -95,10 +95,22 @@ export abstract class ChannelQueries {
   abstract channelsByIds(realmId: number, channelIds: readonly number[]): Promise<ChannelRecord[]>;
   abstract channel(realmId: number, channelId: number): Promise<ChannelRecord | null>;
   abstract subscriptionsOf(userId: number): Promise<SubscriptionRecord[]>;
+  /** Subscriptions the user had and left. */
+  abstract formerSubscriptionsOf(userId: number): Promise<SubscriptionRecord[]>;
+  /** The organization's default channels (archived ones are not), ascending. */
+  abstract defaultChannelIds(realmId: number): Promise<number[]>;
   abstract subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>>;
   abstract folders(realmId: number): Promise<ChannelFolderRecord[]>;
   abstract systemGroupNames(realmId: number): Promise<Map<number, string>>;
   /** The organization's active users (bots included) with their roles: event recipients. */
   abstract activeUsers(realmId: number): Promise<{ id: number; role: number }[]>;
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+}
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly channels: ChannelRepository;
+    /** The channel read model, seeing this transaction's writes (event payloads). */
+    readonly channelQueries: ChannelQueries;
+  }
 }

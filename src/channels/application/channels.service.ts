@@ -3,9 +3,9 @@ import {
   assertCanRemoveSubscribers,
   canAddSubscribers,
   Channel,
+  CHANNEL_GROUP_SETTINGS,
   channelAlreadyExists,
   channelEmailLocalPart,
-  CHANNEL_GROUP_SETTINGS,
   type ChannelGroupSettingName,
   effectiveHistory,
   hasContentAccess,
@@ -22,12 +22,12 @@ import {
   type TopicsPolicy,
   type Viewer,
 } from '@app/domain/channels';
-import { badRequest, DomainError, insufficientPermission } from '@app/domain/shared';
+import { badRequest, DomainError, insufficientPermission, paragraphHtml } from '@app/domain/shared';
 import {
   type Actor,
   expectationMismatch,
-  type GroupSettingValue,
   groupSettingEquals,
+  type GroupSettingValue,
   isAdmin,
   isOwner,
   normaliseGroupSetting,
@@ -39,11 +39,9 @@ import { Clock } from '../../shared/application/clock.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
-import { paragraphHtml } from '../../shared/http/html.js';
-import type { UserRecord } from '../../users/application/user.ports.js';
+import type { UserRecord } from '../../users/index.js';
 import type { ClientEvent } from '../../shared/application/client-event.js';
-import { userTopicEvent } from '../../messages/application/message.events.js';
-import { presentChannel } from '../http/channel.presenter.js';
+import { presentChannel } from './channel.views.js';
 import { pairKey } from './channel.ports.js';
 import {
   streamCreateEvents,
@@ -51,6 +49,7 @@ import {
   subscriptionAddEvents,
   subscriptionRemoveEvents,
   subscriptionUpdateEvents,
+  userTopicEvent,
 } from './channel.events.js';
 
 export interface SubscriptionRequestItem {

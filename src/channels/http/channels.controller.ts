@@ -6,10 +6,10 @@ import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
-import { UserQueries } from '../../users/application/user.ports.js';
+import { UserQueries } from '../../users/index.js';
 import { ChannelReadsService } from '../application/channel-reads.service.js';
 import { ChannelsService } from '../application/channels.service.js';
-import { presentChannel, presentFolder, presentSubscription } from './channel.presenter.js';
+import { presentChannel, presentFolder, presentSubscription } from '../application/channel.views.js';
 import {
   CreateChannelDto,
   CreateFolderDto,

@@ -1,9 +1,14 @@
-import { Channel, CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName, type ChannelState, type TopicsPolicy } from '@app/domain/channels';
+import {
+  Channel,
+  CHANNEL_GROUP_SETTING_NAMES,
+  type ChannelGroupSettingName,
+  type ChannelState,
+  type TopicsPolicy,
+} from '@app/domain/channels';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
-import { TypeOrmUserGroupRepository } from '../../users/persistence/typeorm-user-group.repository.js';
-import { groupSettingValues } from '../../users/persistence/typeorm-user.queries.js';
+import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
 import {
   type ChannelFolderRecord,
   ChannelQueries,
@@ -363,6 +368,19 @@ export class TypeOrmChannelQueries extends ChannelQueries {
     return rows.map(toSubscription);
   }
 
+  async formerSubscriptionsOf(userId: number): Promise<SubscriptionRecord[]> {
+    const rows = await this.em.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND NOT active`, [userId]);
+    return rows.map(toSubscription);
+  }
+
+  async defaultChannelIds(realmId: number): Promise<number[]> {
+    const rows: { id: number }[] = await this.em.query(
+      `SELECT d.channel_id AS id FROM default_channels d JOIN channels c ON c.id = d.channel_id WHERE d.realm_id = $1 AND NOT c.is_archived ORDER BY 1`,
+      [realmId],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>> {
     const rows = await this.em.query(
       `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
@@ -389,7 +407,7 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   groupIdsOfUser(userId: number): Promise<Set<number>> {
-    return new TypeOrmUserGroupRepository(this.em).groupIdsOfUser(userId);
+    return groupIdsOfUser(this.em, userId);
   }
 
   async activeUsers(realmId: number): Promise<{ id: number; role: number }[]> {

@@ -74,3 +74,11 @@ export abstract class DraftQueries {
   /** The user's undelivered reminders (failed ones too), by delivery time. */
   abstract reminders(realmId: number, userId: number): Promise<ReminderView[]>;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly drafts: DraftRepository;
+    readonly savedSnippets: SavedSnippetRepository;
+    readonly reminders: ReminderRepository;
+  }
+}

@@ -1,4 +1,4 @@
-import { type Viewer } from '@app/domain/channels';
+import type { Viewer } from '@app/domain/channels';
 import {
   assertDraftChannelAccessible,
   checkDraft,
@@ -12,11 +12,11 @@ import {
 } from '@app/domain/drafts';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/application/channel.ports.js';
+import { pairKey } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { presentDraft } from '../http/draft.presenter.js';
+import { presentDraft } from './draft.views.js';
 import { DraftQueries } from './draft.ports.js';
 
 /** Resolves drafts' targets for one actor within a transaction (the viewer is loaded once). */

@@ -1,14 +1,18 @@
-import { deliveryTime, reminderContent, reminderDoesNotExist, type ReminderTarget, type ReminderView } from '@app/domain/drafts';
+import {
+  deliveryTime,
+  reminderContent,
+  reminderDoesNotExist,
+  type ReminderTarget,
+  type ReminderView,
+} from '@app/domain/drafts';
 import { invalidMessage } from '@app/domain/messages';
 import { DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { MessageReadsService } from '../../messages/application/message-reads.service.js';
-import { MessageRenderer } from '../../messages/application/message-renderer.js';
-import { MessageSendService } from '../../messages/application/message-send.service.js';
+import { MessageReadsService, MessageRenderer, MessageSendService } from '../../messages/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { isStorableId } from '../../shared/application/ids.js';
-import { presentReminder } from '../http/draft.presenter.js';
+import { presentReminder } from './draft.views.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';

@@ -3,7 +3,7 @@ import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { presentSavedSnippet } from '../http/draft.presenter.js';
+import { presentSavedSnippet } from './draft.views.js';
 import { DraftQueries, type SavedSnippetRecord } from './draft.ports.js';
 
 /** Saved snippets (spec 13 §2): a user's reusable message texts. Title and content arrive checked. */

@@ -6,7 +6,7 @@ import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { DraftsService } from '../application/drafts.service.js';
 import { SavedSnippetsService } from '../application/saved-snippets.service.js';
-import { presentDraft, presentSavedSnippet } from './draft.presenter.js';
+import { presentDraft, presentSavedSnippet } from '../application/draft.views.js';
 import { CreateDraftsDto, CreateSavedSnippetDto, EditDraftDto, EditSavedSnippetDto } from './drafts.dto.js';
 
 @Controller('api/v1/drafts')

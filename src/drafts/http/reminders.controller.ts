@@ -5,7 +5,7 @@ import { ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { RemindersService } from '../application/reminders.service.js';
-import { presentReminder } from './draft.presenter.js';
+import { presentReminder } from '../application/draft.views.js';
 import { CreateReminderDto } from './drafts.dto.js';
 
 /** Message reminders (spec 13 §3): any account, bots and guests included, for itself only. */

@@ -26,3 +26,9 @@ export abstract class RealmEmojiQueries {
   /** Every custom emoji of the organization (deactivated ones included), by ID. */
   abstract list(realmId: number): Promise<RealmEmojiRecord[]>;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly realmEmoji: RealmEmojiRepository;
+  }
+}

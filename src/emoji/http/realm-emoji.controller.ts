@@ -2,7 +2,7 @@ import type { Actor } from '@app/domain/users';
 import { Controller, Get } from '@nestjs/common';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { RealmEmojiService } from '../application/realm-emoji.service.js';
-import { presentRealmEmojiMap } from './realm-emoji.presenter.js';
+import { presentRealmEmojiMap } from '../application/realm-emoji.views.js';
 
 @Controller('api/v1')
 export class RealmEmojiController {

@@ -1,13 +1,10 @@
 import { hasMetadataAccess, type Viewer } from '@app/domain/channels';
-import { type MuteState, topicKey, UNREADS_CAP, type UnreadRow, unreadSummary } from '@app/domain/messages';
+import { type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
 import { type Actor, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { ChannelQueries, type ChannelRecord, type SubscriptionRecord } from '../../channels/application/channel.ports.js';
-import { presentChannel, presentSubscription } from '../../channels/http/channel.presenter.js';
-import { DraftsService } from '../../drafts/application/drafts.service.js';
-import { SavedSnippetsService } from '../../drafts/application/saved-snippets.service.js';
-import { presentDraft, presentSavedSnippet } from '../../drafts/http/draft.presenter.js';
-import { UserQueries } from '../../users/application/user.ports.js';
+import { ChannelQueries, type ChannelRecord, presentChannel, presentSubscription } from '../../channels/index.js';
+import { DraftsService, presentDraft, presentSavedSnippet, SavedSnippetsService } from '../../drafts/index.js';
+import { UserQueries } from '../../users/index.js';
 
 export interface UserTopicRow {
   channelId: number;
@@ -23,9 +20,6 @@ export abstract class RegisterQueries {
   abstract unreadRows(userId: number, limit: number): Promise<UnreadRow[]>;
   abstract starredIds(userId: number, limit: number): Promise<number[]>;
   abstract userTopics(userId: number): Promise<UserTopicRow[]>;
-  /** Subscriptions the user had and left. */
-  abstract formerSubscriptions(userId: number): Promise<SubscriptionRecord[]>;
-  abstract defaultChannelIds(realmId: number): Promise<number[]>;
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -57,7 +51,7 @@ export class RegisterSections {
     }
     if (want('drafts')) state.drafts = (await this.drafts.listDrafts(actor)).slice(0, 1000).map(presentDraft);
     if (want('saved_snippets')) state.saved_snippets = (await this.snippets.listSavedSnippets(actor)).map(presentSavedSnippet);
-    if (want('default_streams')) state.realm_default_streams = isGuest(actor.role) ? [] : await this.queries.defaultChannelIds(actor.realmId);
+    if (want('default_streams')) state.realm_default_streams = isGuest(actor.role) ? [] : await this.channels.defaultChannelIds(actor.realmId);
   }
 
   private async channelSections(actor: Actor, want: (s: string) => boolean, includeSubscribers: boolean, state: Record<string, unknown>): Promise<void> {
@@ -70,7 +64,7 @@ export class RegisterSections {
     const withSubscribers = (c: ChannelRecord, o: Record<string, unknown>) => (includeSubscribers ? { ...o, subscribers: subscribers.get(c.id) ?? [] } : o);
     const byName = (a: ChannelRecord, b: ChannelRecord) => a.name.localeCompare(b.name);
     if (want('subscription')) {
-      const former = new Map((await this.queries.formerSubscriptions(actor.userId)).map((s) => [s.channelId, s]));
+      const former = new Map((await this.channels.formerSubscriptionsOf(actor.userId)).map((s) => [s.channelId, s]));
       state.subscriptions = all
         .filter((c) => mine.has(c.id))
         .sort(byName)

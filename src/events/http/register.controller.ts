@@ -5,10 +5,10 @@ import type { Request } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
-import { EventQueues, type QueueOptions } from '../application/event-queues.js';
+import { QueueOpener } from '../application/event-journal-cursor.js';
+import { EventQueues } from '../application/event-queues.js';
 import { RegisterSections } from '../application/register-sections.js';
 import { RegisterService } from '../application/register.service.js';
-import { PgEventListener } from '../persistence/pg-event-listener.js';
 import { DeleteQueueDto, EventsDto, RegisterDto } from './register.dto.js';
 
 @Controller('api/v1')
@@ -16,7 +16,7 @@ export class RegisterController {
   constructor(
     private readonly register: RegisterService,
     private readonly queues: EventQueues,
-    private readonly listener: PgEventListener,
+    private readonly opener: QueueOpener,
     private readonly sections: RegisterSections,
   ) {}
 
@@ -29,7 +29,7 @@ export class RegisterController {
   async registerClient(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterDto) {
     if (p.all_public_streams === true && isGuest(actor.role)) throw badRequest('User not authorized for this query');
     const caps = p.client_capabilities;
-    const queue = await this.openQueue(actor, {
+    const queue = await this.opener.open(actor, {
       eventTypes: p.event_types,
       narrow: p.narrow,
       applyMarkdown: p.apply_markdown,
@@ -52,23 +52,13 @@ export class RegisterController {
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
   }
 
-  /**
-   * Creates the caller's queue, then reads the organization's newest event number: events up
-   * to it belong to the state the caller reads next, later ones go into the queue.
-   */
-  private async openQueue(actor: Actor, o: Omit<QueueOptions, 'userId' | 'realmId' | 'readsPublicChannels'>) {
-    const queue = this.queues.create({ ...o, userId: actor.userId, realmId: actor.realmId, readsPublicChannels: !isGuest(actor.role) });
-    queue.setSnapshot(await this.listener.snapshotSeq(actor.realmId));
-    return queue;
-  }
-
   /** GET /events: long-polls the queue (spec 30 §3). */
   @Get('events')
   async events(@CurrentActor() actor: Actor, @ZulipParams() p: EventsDto, @Req() req: Request) {
     if (p.queue_id === undefined) {
       if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
       // Zulip's shortcut: a queue with default options, created by the poll itself (spec 30 §3.2).
-      const queue = await this.openQueue(actor, {
+      const queue = await this.opener.open(actor, {
         eventTypes: null,
         narrow: [],
         applyMarkdown: false,

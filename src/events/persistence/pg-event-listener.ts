@@ -5,6 +5,7 @@ import type { ClientEvent } from '../../shared/application/client-event.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { EVENTS_CHANNEL } from '../../shared/persistence/event-journal.js';
+import { EventJournalCursor } from '../application/event-journal-cursor.js';
 import { EventQueues } from '../application/event-queues.js';
 
 const CATCH_UP_MS = 2_000;
@@ -18,7 +19,7 @@ export const LISTENER_APPLICATION_NAME = 'svc-event-listener';
  * reconnect, another process) loses nothing and changes no order. A slow timer catches up too.
  */
 @Injectable()
-export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
+export class PgEventListener extends EventJournalCursor implements OnModuleInit, OnApplicationShutdown {
   private client: pg.Client | null = null;
   private readonly cursors = new Map<number, number>();
   private readonly running = new Map<number, Promise<void>>();
@@ -30,7 +31,9 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
     private readonly ds: DataSource,
     private readonly queues: EventQueues,
     private readonly logger: AppLogger,
-  ) {}
+  ) {
+    super();
+  }
 
   async onModuleInit(): Promise<void> {
     await this.connect();

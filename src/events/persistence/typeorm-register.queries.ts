@@ -1,8 +1,6 @@
 import type { UnreadRow } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { SubscriptionRecord } from '../../channels/application/channel.ports.js';
-import { toSubscription } from '../../channels/persistence/typeorm-channel.repository.js';
 import { RegisterQueries, type UserTopicRow } from '../application/register-sections.js';
 
 @Injectable()
@@ -42,15 +40,5 @@ export class TypeOrmRegisterQueries extends RegisterQueries {
       [userId],
     );
     return rows.map((r) => ({ channelId: r.channel_id, channelName: r.name, topic: r.topic_name, lastUpdated: r.last_updated, policy: r.visibility_policy }));
-  }
-
-  async formerSubscriptions(userId: number): Promise<SubscriptionRecord[]> {
-    const rows: Record<string, unknown>[] = await this.ds.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND NOT active`, [userId]);
-    return rows.map(toSubscription);
-  }
-
-  async defaultChannelIds(realmId: number): Promise<number[]> {
-    const rows: { id: number }[] = await this.ds.query(`SELECT d.channel_id AS id FROM default_channels d JOIN channels c ON c.id = d.channel_id WHERE d.realm_id = $1 AND NOT c.is_archived ORDER BY 1`, [realmId]);
-    return rows.map((r) => r.id);
   }
 }

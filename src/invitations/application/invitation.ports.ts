@@ -21,3 +21,9 @@ export abstract class InvitationQueries {
   abstract pending(realmId: number, referredById: number | null, now: Date): Promise<InvitationState[]>;
   abstract pendingMultiuse(realmId: number, referredById: number | null, now: Date): Promise<MultiuseInviteState[]>;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly invitations: InvitationRepository;
+  }
+}

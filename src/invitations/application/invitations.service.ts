@@ -23,15 +23,15 @@ import {
 import { insufficientPermission } from '@app/domain/shared';
 import { type Actor, isAdmin, type Role } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/application/channel.ports.js';
-import { RealmQueries } from '../../realm/application/realm.ports.js';
+import { pairKey } from '../../channels/index.js';
+import { RealmQueries } from '../../realm/index.js';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
 import { isStorableId } from '../../shared/application/ids.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
-import { SettingHolder } from '../../users/application/permissions.js';
+import { SettingHolder } from '../../users/index.js';
 import { InvitationQueries } from './invitation.ports.js';
 import { invitationEmail, invitationUrl, multiuseInviteUrl } from './invitation-email.js';
 

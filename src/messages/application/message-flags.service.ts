@@ -3,9 +3,9 @@ import { FLAG_BITS, invalidMessage, parseFlagChange } from '@app/domain/messages
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/application/channel.ports.js';
+import { pairKey } from '../../channels/index.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { loadActorContext } from '../../users/application/permissions.js';
+import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage } from './message-access.js';
 import type { NarrowTerm } from './message-queries.js';
 import { MessageReadsService } from './message-reads.service.js';

@@ -4,9 +4,9 @@ import { invalidMessage } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/application/channel.ports.js';
-import { UnitOfWork, type Tx } from '../../shared/application/unit-of-work.js';
-import { loadActorContext } from '../../users/application/permissions.js';
+import { pairKey } from '../../channels/index.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage } from './message-access.js';
 import {
   type CompiledNarrow,

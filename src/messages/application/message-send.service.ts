@@ -20,13 +20,12 @@ import { RealmTopicsPolicy } from '@app/domain/realm';
 import { badRequest, DomainError } from '@app/domain/shared';
 import { type Actor, type GroupSettingValue, isGuest, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/application/channel.ports.js';
+import { pairKey, userTopicEvent } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { type ActorContext, loadActorContext } from '../../users/application/permissions.js';
-import type { UserRecord } from '../../users/application/user.ports.js';
+import { type ActorContext, loadActorContext, type UserRecord } from '../../users/index.js';
 import type { MentionCandidates } from './message.ports.js';
-import { messageEvent, userTopicEvent } from './message.events.js';
+import { messageEvent } from './message.events.js';
 import { type MentionTargets, MessageRenderer } from './message-renderer.js';
 
 export interface SendRequest {

@@ -1,7 +1,7 @@
 import { flagsToApi, isMeMessage } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { ClientEvent } from '../../shared/application/client-event.js';
-import { gravatarUrl } from '../../users/http/user.presenter.js';
+import { gravatarUrl } from '../../users/index.js';
 
 export interface MessageEventInput {
   realmId: number;
@@ -58,13 +58,5 @@ export function messageEvent(m: MessageEventInput): ClientEvent {
     perUser: Object.fromEntries(m.rows.map((r) => [String(r.userId), { flags: flagsToApi(r.flags) }])),
     publicChannel: m.channel?.public ?? false,
     localEcho: m.localEcho,
-  };
-}
-
-export function userTopicEvent(realmId: number, userId: number, channelId: number, topic: string, policy: number, now: Date): ClientEvent {
-  return {
-    realmId,
-    event: { type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: Math.floor(now.getTime() / 1000), visibility_policy: policy },
-    userIds: [userId],
   };
 }

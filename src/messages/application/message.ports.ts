@@ -149,3 +149,9 @@ export abstract class FileStorage {
   abstract save(pathId: string, tempFile: string): Promise<void>;
   abstract path(pathId: string): string;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly messages: MessageRepository;
+  }
+}

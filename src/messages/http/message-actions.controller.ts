@@ -13,7 +13,7 @@ import { MessageEditService } from '../application/message-edit.service.js';
 import { MessageFlagsService } from '../application/message-flags.service.js';
 import { MessageReadsService } from '../application/message-reads.service.js';
 import { UploadsService } from '../application/uploads.service.js';
-import { RealmQueries } from '../../realm/application/realm.ports.js';
+import { RealmQueries } from '../../realm/index.js';
 import { EditHistoryVisibility } from '@app/domain/realm';
 import type { AttachmentRecord, MessageRecord } from '../application/message.ports.js';
 import { EditMessageDto, narrowDecoder, UpdateFlagsDto } from './messages.dto.js';

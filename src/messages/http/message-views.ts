@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RealmQueries } from '../../realm/application/realm.ports.js';
+import { RealmQueries } from '../../realm/index.js';
 import { type FetchedMessage, MessageQueries } from '../application/message-queries.js';
 import { neededIds, presentMessage } from './message.presenter.js';
 

@@ -1,6 +1,6 @@
 import { displayTopic, flagsToApi, HISTORICAL_FLAGS, isMeMessage } from '@app/domain/messages';
 import { EditHistoryVisibility } from '@app/domain/realm';
-import { gravatarUrl } from '../../users/http/user.presenter.js';
+import { gravatarUrl } from '../../users/index.js';
 import type { FetchedMessage, SenderInfo } from '../application/message-queries.js';
 import type { EditHistoryEntry, MessageRecord } from '../application/message.ports.js';
 

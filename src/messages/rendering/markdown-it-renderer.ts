@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
-import { escapeHtml } from '../../shared/http/html.js';
+import { escapeHtml } from '@app/domain/shared';
 import { type MentionTargets, MessageRenderer } from '../application/message-renderer.js';
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);

@@ -76,3 +76,9 @@ export abstract class PushRelay {
 export abstract class PushCipher {
   abstract encrypt(pushKey: Uint8Array, plaintext: string): string;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly pushDevices: PushDeviceRepository;
+  }
+}

@@ -8,9 +8,9 @@ import {
 } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
-import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
 import type { LinkifierRecord, PlaygroundRecord } from './realm.ports.js';
-import { presentLinkifier, presentPlayground } from '../http/realm-resources.presenter.js';
+import { presentLinkifier, presentPlayground } from './realm-resources.views.js';
+import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
 type Payload = ClientEvent['event'];
 

@@ -111,3 +111,11 @@ export abstract class RealmQueries {
 export abstract class PatternEngine {
   abstract readonly compile: PatternCompiler;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly realms: RealmRepository;
+    readonly linkifiers: LinkifierRepository;
+    readonly playgrounds: PlaygroundRepository;
+  }
+}

@@ -6,7 +6,7 @@ import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { LinkifiersService } from '../application/linkifiers.service.js';
 import { LinkifierDto, ReorderLinkifiersDto } from './realm-resources.dto.js';
-import { presentLinkifier } from './realm-resources.presenter.js';
+import { presentLinkifier } from '../application/realm-resources.views.js';
 
 const input = (p: LinkifierDto) => ({
   pattern: p.pattern,

@@ -5,7 +5,7 @@ import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { RealmDomainsService } from '../application/realm-domains.service.js';
 import { ChangeDomainDto, CreateDomainDto } from './realm-resources.dto.js';
-import { presentDomain } from './realm-resources.presenter.js';
+import { presentDomain } from '../application/realm-resources.views.js';
 
 @Controller('api/v1/realm/domains')
 export class RealmDomainsController {

@@ -2,10 +2,10 @@ import { EditHistoryVisibility, REALM_GROUP_SETTING_NAMES, RealmTopicsPolicy } f
 import type { Actor } from '@app/domain/users';
 import { Controller, Patch } from '@nestjs/common';
 import { CurrentActor, Require } from '../../shared/auth/decorators.js';
-import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { type GroupSettingUpdate, RealmSettingsService } from '../application/realm-settings.service.js';
 import { UpdateRealmDto } from './realm-settings.dto.js';
+import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
 @Controller('api/v1/realm')
 export class RealmSettingsController {

@@ -2,7 +2,7 @@ import { REALM_PROPERTY_API_NAMES, type RealmProperties, type RealmPropertyName 
 import type { GroupSettingValue } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GROUPS_WITH_MEMBERS_SQL, settingValueFrom } from '../../users/persistence/typeorm-user.queries.js';
+import { GROUPS_WITH_MEMBERS_SQL, settingValueFrom } from '../../shared/persistence/group-setting-values.js';
 import {
   type LinkifierRecord,
   type PlaygroundRecord,
@@ -11,7 +11,12 @@ import {
   type RealmRecord,
   RealmRepository,
 } from '../application/realm.ports.js';
-import { LINKIFIER_COLUMNS, PLAYGROUND_COLUMNS, toLinkifier, toPlayground } from './typeorm-realm-resources.repository.js';
+import {
+  LINKIFIER_COLUMNS,
+  PLAYGROUND_COLUMNS,
+  toLinkifier,
+  toPlayground,
+} from './typeorm-realm-resources.repository.js';
 import { camelRow } from '../../shared/persistence/rows.js';
 import { RealmRow } from './realm.row.js';
 

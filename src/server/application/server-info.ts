@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RealmRecord } from '../../realm/application/realm.ports.js';
-import { SVC_FEATURE_LEVEL, SVC_VERSION, type ServerConfig } from '../../shared/config/server-config.js';
-import { paragraphHtml } from '../../shared/http/html.js';
+import type { RealmRecord } from '../../realm/index.js';
+import { type ServerConfig, SVC_FEATURE_LEVEL, SVC_VERSION } from '../../shared/config/server-config.js';
+import { paragraphHtml } from '@app/domain/shared';
 
 export const versionFields = () => ({
   svc_version: SVC_VERSION,

@@ -1,8 +1,7 @@
 import { Controller, Get, Headers, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
-import { RealmResolver } from '../../realm/application/realm-resolver.js';
-import { RealmQueries } from '../../realm/application/realm.ports.js';
+import { RealmQueries, RealmResolver } from '../../realm/index.js';
+import { DatabaseHealth } from '../../shared/application/database-health.js';
 import { Public } from '../../shared/auth/decorators.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
@@ -15,7 +14,7 @@ export class ServerController {
     private readonly realms: RealmQueries,
     private readonly realmResolver: RealmResolver,
     private readonly config: ServerConfig,
-    private readonly ds: DataSource,
+    private readonly database: DatabaseHealth,
   ) {}
 
   @Get('api/v1/server_settings')
@@ -28,12 +27,8 @@ export class ServerController {
   @Get('health')
   @RawResponse()
   async health(@Res({ passthrough: true }) res: Response) {
-    try {
-      await this.ds.query('SELECT 1');
-      return { status: 'ok' };
-    } catch {
-      res.status(503);
-      return { status: 'unavailable' };
-    }
+    if (await this.database.isReachable()) return { status: 'ok' };
+    res.status(503);
+    return { status: 'unavailable' };
   }
 }

@@ -17,3 +17,10 @@ export interface OutgoingEmail {
 export abstract class EmailSender {
   abstract send(email: OutgoingEmail, now: Date): Promise<void>;
 }
+
+declare module './unit-of-work.js' {
+  interface Tx {
+    /** Emails leave only if the transaction commits (outbox). */
+    readonly emails: EmailSender;
+  }
+}

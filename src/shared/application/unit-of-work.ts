@@ -1,37 +1,25 @@
-import type { ChannelQueries, ChannelRepository } from '../../channels/application/channel.ports.js';
-import type { MessageRepository } from '../../messages/application/message.ports.js';
-import type { DraftRepository, ReminderRepository, SavedSnippetRepository } from '../../drafts/application/draft.ports.js';
-import type { InvitationRepository } from '../../invitations/application/invitation.ports.js';
-import type { RealmEmojiRepository } from '../../emoji/application/realm-emoji.ports.js';
-import type { UserStatusRepository } from '../../users/application/user-status.ports.js';
-import type { PushDeviceRepository } from '../../push/application/push.ports.js';
-import type { LinkifierRepository, PlaygroundRepository, RealmRepository } from '../../realm/application/realm.ports.js';
-import type { UserGroupRepository, UserRepository } from '../../users/application/user.ports.js';
 import type { ClientEvent } from './client-event.js';
-import type { EmailSender } from './email-sender.js';
 
-/** The repositories of one transaction, plus the events to publish once it commits. */
+/**
+ * The repositories of one transaction, plus the events to publish once it commits.
+ *
+ * The kernel declares only `afterCommit` (and the email outbox, in email-sender.ts); every
+ * context adds its own repositories by declaration merging in its ports file:
+ *
+ *     declare module '../../shared/application/unit-of-work.js' {
+ *       interface Tx { readonly messages: MessageRepository }
+ *     }
+ *
+ * and registers their factories with the composition root (`src/app/transaction-repositories.ts`),
+ * so adding a context edits no file of the kernel.
+ */
 export interface Tx {
-  readonly users: UserRepository;
-  readonly groups: UserGroupRepository;
-  readonly realms: RealmRepository;
-  readonly channels: ChannelRepository;
-  /** The channel read model, seeing this transaction's writes (event payloads). */
-  readonly channelQueries: ChannelQueries;
-  readonly messages: MessageRepository;
-  readonly drafts: DraftRepository;
-  readonly savedSnippets: SavedSnippetRepository;
-  readonly reminders: ReminderRepository;
-  readonly invitations: InvitationRepository;
-  /** Emails leave only if the transaction commits (outbox). */
-  readonly emails: EmailSender;
-  readonly userStatus: UserStatusRepository;
-  readonly realmEmoji: RealmEmojiRepository;
-  readonly linkifiers: LinkifierRepository;
-  readonly playgrounds: PlaygroundRepository;
-  readonly pushDevices: PushDeviceRepository;
+  /** Hands events to the journal of this transaction: clients see them exactly when it commits. */
   afterCommit(events: readonly ClientEvent[]): void;
 }
+
+/** The repositories of a transaction, without its event hook. */
+export type TxRepositories = Omit<Tx, 'afterCommit'>;
 
 /** One transaction per use case; events reach clients only after COMMIT. */
 export abstract class UnitOfWork {

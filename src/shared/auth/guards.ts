@@ -1,5 +1,6 @@
 import { DomainError } from '@app/domain/shared';
 import {
+  type Actor,
   adminRequired,
   botsNotAllowed,
   guestsNotAllowed,
@@ -8,7 +9,6 @@ import {
   isOwner,
   isWellFormedApiKey,
   ownerRequired,
-  type Actor,
 } from '@app/domain/users';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -17,7 +17,7 @@ import type { Request, Response } from 'express';
 import { Clock } from '../application/clock.js';
 import { ServerConfig } from '../config/server-config.js';
 import { PUBLIC, REQUIRE, type Requirement } from './decorators.js';
-import { API_BY_USER, SlidingWindowRateLimiter } from './rate-limiter.js';
+import { API_BY_USER, rateLimited, SlidingWindowRateLimiter } from '../application/rate-limiter.js';
 
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
 
@@ -100,11 +100,6 @@ export function applyRateLimitHeaders(
   res.setHeader('X-RateLimit-Reset', String(d.resetAt));
 }
 
-export function rateLimited(retryAfter: number): DomainError {
-  return new DomainError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 'rate_limited', {
-    'retry-after': Math.round(retryAfter * 1000) / 1000,
-  });
-}
 
 /** The role/kind requirements of @Require(), in Zulip's order (guest before bot). */
 @Injectable()

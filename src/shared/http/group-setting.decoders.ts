@@ -16,9 +16,3 @@ export const groupSettingValue = (): Decoder<GroupSettingValue> => {
 /** An update of a group setting: {"new": value, "old": value?}. */
 export const groupSettingUpdate = (): Decoder<{ new: GroupSettingValue; old?: GroupSettingValue }> =>
   dict({ new: { decoder: groupSettingValue() }, old: { decoder: groupSettingValue(), optional: true } });
-
-export function presentGroupSetting(v: GroupSettingValue): number | { direct_members: number[]; direct_subgroups: number[] } {
-  return typeof v === 'number'
-    ? v
-    : { direct_members: [...v.directMembers], direct_subgroups: [...v.directSubgroups] };
-}

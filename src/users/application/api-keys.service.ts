@@ -4,9 +4,13 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
-import { AUTHENTICATE_BY_USERNAME, type RateDecision, SlidingWindowRateLimiter } from '../../shared/auth/rate-limiter.js';
-import { rateLimited } from '../../shared/auth/guards.js';
-import { RealmQueries } from '../../realm/application/realm.ports.js';
+import {
+  AUTHENTICATE_BY_USERNAME,
+  type RateDecision,
+  rateLimited,
+  SlidingWindowRateLimiter,
+} from '../../shared/application/rate-limiter.js';
+import { RealmQueries } from '../../realm/index.js';
 import { UserQueries } from './user.ports.js';
 
 const failed = (msg: string, code: string) => new DomainError(msg, code, 'unauthorized');

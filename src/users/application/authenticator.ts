@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DomainError } from '@app/domain/shared';
-import { type Actor, BotType, type Role, isWellFormedApiKey } from '@app/domain/users';
+import { type Actor, BotType, isWellFormedApiKey, type Role } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { UserQueries } from './user.ports.js';
-import { RealmResolver } from '../../realm/application/realm-resolver.js';
+import { RealmResolver } from '../../realm/index.js';
 
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
 

@@ -1,5 +1,5 @@
-import { holdsGroupSetting, type Actor, type GroupSettingValue } from '@app/domain/users';
-import type { RealmRecord, RealmRepository } from '../../realm/application/realm.ports.js';
+import { type Actor, type GroupSettingValue, holdsGroupSetting } from '@app/domain/users';
+import type { RealmRecord, RealmRepository } from '../../realm/index.js';
 import type { UserGroupRepository } from './user.ports.js';
 
 /**

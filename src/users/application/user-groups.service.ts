@@ -13,8 +13,8 @@ import {
   invalidUserGroupId,
   invalidUserId,
   type MembershipChange,
-  noSuchUser,
   normaliseGroupSetting,
+  noSuchUser,
   SystemGroup,
   userGroupAlreadyExists,
   userGroupDeactivated,
@@ -24,7 +24,7 @@ import { Injectable } from '@nestjs/common';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { presentUserGroup } from '../http/user.presenter.js';
+import { presentUserGroup } from './user.views.js';
 import { SettingHolder } from './permissions.js';
 import { type UserGroupView, UserQueries } from './user.ports.js';
 

@@ -21,3 +21,9 @@ export abstract class UserStatusQueries {
   /** The status rows of the organization's active users, by user ID. */
   abstract listActive(realmId: number): Promise<UserStatusState[]>;
 }
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly userStatus: UserStatusRepository;
+  }
+}

@@ -10,7 +10,7 @@ import {
   viewOfStatus,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { EmojiCatalog } from '../../emoji/application/emoji-catalog.js';
+import { EmojiCatalog } from '../../emoji/index.js';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';

@@ -1,3 +1,4 @@
+import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { GroupFacts, GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
 
 export interface NewUser {
@@ -136,4 +137,20 @@ export interface UserGroupView {
   members: number[];
   directSubgroupIds: number[];
   settings: Record<string, GroupSettingValue>;
+}
+
+/**
+ * What the organization's channels do for a user who just joined: subscribe a new human to the
+ * default channels and tell everyone concerned. Owned here, implemented by the channels
+ * context (which depends on users, not the other way round); bound in src/app.
+ */
+export abstract class NewUserChannels {
+  abstract subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void>;
+}
+
+declare module '../../shared/application/unit-of-work.js' {
+  interface Tx {
+    readonly users: UserRepository;
+    readonly groups: UserGroupRepository;
+  }
 }

@@ -1,5 +1,4 @@
 import { badRequest, insufficientPermission } from '@app/domain/shared';
-import { pickColors } from '@app/domain/channels';
 import { assertCanCreateBot } from '@app/domain/realm';
 import {
   type Actor,
@@ -22,12 +21,11 @@ import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { Secrets } from '../../shared/application/secrets.js';
-import { subscriptionAddEvents } from '../../channels/application/channel.events.js';
-import { presentUser } from '../http/user.presenter.js';
+import { presentUser } from './user.views.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
-import { UserQueries, type UserRecord } from './user.ports.js';
+import { NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
 
 export interface CreateBotInput {
   fullName: string;
@@ -55,6 +53,7 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly rules: AccountRules,
     private readonly config: ServerConfig,
+    private readonly newUserChannels: NewUserChannels,
   ) {}
 
   /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
@@ -95,21 +94,12 @@ export class UsersService {
         bot: null,
         waitingPeriodDays: realm.waitingPeriodThreshold,
       });
-      await this.subscribeToDefaultChannels(tx, actor.realmId, userId);
+      await this.newUserChannels.subscribeToDefaultChannels(tx, actor.realmId, userId);
       // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
       const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false });
       tx.afterCommit([{ realmId: actor.realmId, event: { type: 'realm_user', op: 'add', person }, userIds: await tx.users.activeUserIds(actor.realmId) }]);
       return userId;
     });
-  }
-
-  /** New human users join the organization's default channels (archived ones are not default). */
-  private async subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void> {
-    const channelIds = [...(await tx.channels.defaultChannelIds(realmId))];
-    const colors = pickColors(new Set(), channelIds, new Map());
-    const rows = channelIds.map((channelId) => ({ userId, channelId, color: colors.get(channelId)! }));
-    await tx.channels.subscribe(realmId, rows);
-    tx.afterCommit(await subscriptionAddEvents(tx, realmId, rows));
   }
 
   /** Inserts a user or bot with its system-group memberships; shared by bootstrap too. */

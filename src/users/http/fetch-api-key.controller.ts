@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Public } from '../../shared/auth/decorators.js';
 import { applyRateLimitHeaders } from '../../shared/auth/guards.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
-import { RealmResolver } from '../../realm/application/realm-resolver.js';
+import { RealmResolver } from '../../realm/index.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
 import { FetchApiKeyDto } from './users.dto.js';
 

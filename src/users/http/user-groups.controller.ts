@@ -6,7 +6,7 @@ import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { UserGroupsService } from '../application/user-groups.service.js';
 import { RealmSettingGuard, RequireRealmSetting } from './realm-setting.guard.js';
-import { presentUserGroup } from './user.presenter.js';
+import { presentUserGroup } from '../application/user.views.js';
 import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, UpdateMembersDto } from './user-groups.dto.js';
 
 @Controller('api/v1/user_groups')

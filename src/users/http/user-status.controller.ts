@@ -5,7 +5,7 @@ import { bool, decodeJsonParam, ZulipParams } from '../../shared/http/params/ind
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { UserStatusService } from '../application/user-status.service.js';
-import { presentUserStatus } from './user-status.presenter.js';
+import { presentUserStatus } from '../application/user-status.views.js';
 import { UpdateOwnStatusDto, UpdateUserStatusDto } from './user-status.dto.js';
 
 @Controller('api/v1')

@@ -5,7 +5,7 @@ import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { UsersService } from '../application/users.service.js';
-import { gravatarUrl, presentUser } from './user.presenter.js';
+import { gravatarUrl, presentUser } from '../application/user.views.js';
 import { CreateBotDto, CreateUserDto, GetUsersDto, UpdateUserDto } from './users.dto.js';
 
 @Controller('api/v1')

@@ -1,9 +1,14 @@
-import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain/users';
-import { SYSTEM_GROUPS, SystemGroup } from '@app/domain/users';
+import {
+  type GroupFacts,
+  type GroupSettingValue,
+  SYSTEM_GROUPS,
+  SystemGroup,
+  type SystemGroupName,
+} from '@app/domain/users';
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
 import { type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
-import { groupSettingValues } from './typeorm-user.queries.js';
+import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
 
 const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
 
@@ -199,18 +204,8 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     return out;
   }
 
-  async groupIdsOfUser(userId: number): Promise<Set<number>> {
-    const rows = await this.em.query(
-      `WITH RECURSIVE up(id) AS (
-         SELECT m.group_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-         WHERE m.user_id = $1
-         UNION
-         SELECT s.supergroup_id FROM user_group_subgroups s JOIN up ON s.subgroup_id = up.id
-       )
-       SELECT id FROM up`,
-      [userId],
-    );
-    return new Set(rows.map((r: { id: number }) => r.id));
+  groupIdsOfUser(userId: number): Promise<Set<number>> {
+    return groupIdsOfUser(this.em, userId);
   }
 
   async facts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>> {

@@ -1,4 +1,3 @@
-import type { GroupSettingValue } from '@app/domain/users';
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -6,39 +5,16 @@ import { type Credentials, type UserGroupView, UserQueries, type UserRecord } fr
 import { UserRow } from './user.row.js';
 import { toRecord } from './typeorm-user.repository.js';
 import { camelRow } from '../../shared/persistence/rows.js';
+import {
+  type GroupRowWithMembers,
+  GROUPS_WITH_MEMBERS_SQL,
+  settingValueFrom,
+} from '../../shared/persistence/group-setting-values.js';
 
 /** Every column but the secrets (password hash, API key). */
 const USER_SELECT = `SELECT id, realm_id, email, delivery_email, full_name, role, is_active, is_bot, bot_type,
   bot_owner_id, is_system_bot, date_joined, timezone, avatar_version, default_sending_stream_id,
   default_events_register_stream_id, default_all_public_streams FROM users`;
-
-interface GroupRowWithMembers {
-  id: number;
-  name: string | null;
-  description: string;
-  creator_id: number | null;
-  date_created: Date | null;
-  is_system_group: boolean;
-  deactivated: boolean;
-  members: number[];
-  subgroups: number[];
-  [setting: string]: unknown;
-}
-
-/** Every group of the organization (named and anonymous) with active direct members and subgroups. */
-export const GROUPS_WITH_MEMBERS_SQL = `
-  SELECT g.*,
-    ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-          WHERE m.group_id = g.id ORDER BY 1) AS members,
-    ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
-  FROM user_groups g WHERE g.realm_id = $1 ORDER BY g.id`;
-
-/** A setting pointing at `id` reports the id of a named group, or an anonymous group's contents. */
-export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: number): GroupSettingValue {
-  const g = byId.get(id);
-  if (!g || g.name !== null) return id;
-  return { directMembers: g.members, directSubgroups: g.subgroups };
-}
 
 @Injectable()
 export class TypeOrmUserQueries extends UserQueries {
@@ -112,23 +88,4 @@ export class TypeOrmUserQueries extends UserQueries {
         ),
       }));
   }
-}
-
-/** The setting values of these groups (ids of named groups, contents of anonymous ones), in one query. */
-export async function groupSettingValues(
-  em: { query: (sql: string, params?: unknown[]) => Promise<GroupRowWithMembers[]> },
-  groupIds: readonly number[],
-): Promise<Map<number, GroupSettingValue>> {
-  const unique = [...new Set(groupIds)];
-  if (unique.length === 0) return new Map();
-  const rows = await em.query(
-    `SELECT g.id, g.name,
-       ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-             WHERE m.group_id = g.id ORDER BY 1) AS members,
-       ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
-     FROM user_groups g WHERE g.id = ANY($1::int[])`,
-    [unique],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return new Map(unique.map((id) => [id, settingValueFrom(byId, id)]));
 }

@@ -1,3 +1,4 @@
 export * from './domain-error.js';
 export * from './text.js';
 export * from './aggregate-root.js';
+export * from './html.js';

@@ -1,6 +1,6 @@
 import type { CompiledPattern, PatternCompiler } from '@app/domain/realm';
 import { createRequire } from 'node:module';
-import { PatternEngine } from '../../realm/application/realm.ports.js';
+import { PatternEngine } from '../application/realm.ports.js';
 
 /*
  * RE2 (Google's C++ library, compiled to WebAssembly by the `re2-wasm` package) for the

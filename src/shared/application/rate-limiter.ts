@@ -1,3 +1,5 @@
+import { DomainError } from '@app/domain/shared';
+
 /** A rule: at most `max` requests per `windowSeconds`. */
 export interface RateRule {
   readonly windowSeconds: number;
@@ -56,4 +58,11 @@ export class SlidingWindowRateLimiter {
   clear(key: string): void {
     this.history.delete(key);
   }
+}
+
+/** Zulip's 429: `retry-after` in seconds, to the millisecond. */
+export function rateLimited(retryAfter: number): DomainError {
+  return new DomainError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 'rate_limited', {
+    'retry-after': Math.round(retryAfter * 1000) / 1000,
+  });
 }

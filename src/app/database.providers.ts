@@ -1,8 +1,8 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../../ormconfig.js';
-import { ServerConfig } from '../config/server-config.js';
-import { StatementCounter } from './statement-counter.js';
+import { dataSourceOptions } from './data-source.js';
+import { ServerConfig } from '../shared/config/server-config.js';
+import { StatementCounter } from '../shared/persistence/statement-counter.js';
 
 const MIGRATION_LOCK = 0x5ec0002;
 

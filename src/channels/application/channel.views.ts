@@ -1,7 +1,7 @@
 import { CHANNEL_GROUP_SETTING_NAMES, streamPostPolicy } from '@app/domain/channels';
-import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
-import { unixSeconds } from '../../users/http/user.presenter.js';
-import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord } from '../application/channel.ports.js';
+import { unixSeconds } from '../../users/index.js';
+import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord } from './channel.ports.js';
+import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
 /** Zulip's stream_to_dict, in its key order. `systemGroups`: id → name of the system groups. */
 export function presentChannel(c: ChannelRecord, systemGroups: Map<number, string>): Record<string, unknown> {

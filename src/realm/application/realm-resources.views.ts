@@ -1,4 +1,4 @@
-import type { LinkifierRecord, PlaygroundRecord, RealmDomainRecord } from '../application/realm.ports.js';
+import type { LinkifierRecord, PlaygroundRecord, RealmDomainRecord } from './realm.ports.js';
 
 /** A linkifier as GET /realm/linkifiers and register's realm_linkifiers show it (Zulip's LinkifierDict). */
 export const presentLinkifier = (l: LinkifierRecord) => ({

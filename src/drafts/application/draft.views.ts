@@ -1,5 +1,5 @@
 import type { DraftState, ReminderView } from '@app/domain/drafts';
-import type { SavedSnippetRecord } from '../application/draft.ports.js';
+import type { SavedSnippetRecord } from './draft.ports.js';
 
 /** Zulip's Draft.to_dict: `timestamp` in whole seconds. */
 export function presentDraft(d: DraftState) {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { BasicStrategy } from 'passport-http';
-import { Authenticator } from '../../users/application/authenticator.js';
+import { Authenticator } from '../application/authenticator.js';
 
 /** passport-http Basic: username = the account's email, password = its API key. */
 @Injectable()

@@ -1,4 +1,4 @@
-import { REALM_GROUP_SETTINGS, REALM_GROUP_SETTING_NAMES } from '@app/domain/realm';
+import { REALM_GROUP_SETTING_NAMES, REALM_GROUP_SETTINGS } from '@app/domain/realm';
 import { BotType, Role } from '@app/domain/users';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
@@ -7,7 +7,7 @@ import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
-import { UsersService } from '../../users/application/users.service.js';
+import { UsersService } from './users.service.js';
 
 export const NOTIFICATION_BOT = { localPart: 'notification-bot', fullName: 'Notification Bot' };
 export const EMAIL_GATEWAY_BOT = { localPart: 'emailgateway', fullName: 'Email Gateway' };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isAdmin, isGuest, isOwner } from '@app/domain/users';
-import type { UserGroupView, UserRecord } from '../application/user.ports.js';
-import { presentGroupSetting } from '../../shared/http/group-setting.decoders.js';
+import type { UserGroupView, UserRecord } from './user.ports.js';
+import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
 export function gravatarUrl(email: string, version: number): string {
   const hash = createHash('md5').update(email.toLowerCase()).digest('hex');

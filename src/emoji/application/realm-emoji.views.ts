@@ -1,4 +1,4 @@
-import type { RealmEmojiRecord } from '../application/realm-emoji.ports.js';
+import type { RealmEmojiRecord } from './realm-emoji.ports.js';
 
 /**
  * A custom emoji as Zulip shows it (get_all_custom_emoji_for_realm); URLs follow its local

@@ -1,0 +1,60 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { ChannelsModule } from '../channels/channels.module.js';
+import { DraftsModule } from '../drafts/drafts.module.js';
+import { EmojiModule } from '../emoji/emoji.module.js';
+import { EventsModule } from '../events/events.module.js';
+import { InvitationsModule } from '../invitations/invitations.module.js';
+import { MessagesModule } from '../messages/messages.module.js';
+import { PushModule } from '../push/push.module.js';
+import { RealmModule } from '../realm/realm.module.js';
+import { ServerModule } from '../server/server.module.js';
+import { ApiAuthGuard, RateLimitGuard, RequirementsGuard } from '../shared/auth/guards.js';
+import type { ServerConfig } from '../shared/config/server-config.js';
+import { AllExceptionsFilter } from '../shared/http/all-exceptions.filter.js';
+import { EnvelopeInterceptor } from '../shared/http/envelope.interceptor.js';
+import { UsersModule } from '../users/users.module.js';
+import { CrossContextPorts } from './cross-context.ports.js';
+import { KernelModule } from './kernel.module.js';
+
+/** Every context's Nest module, in dependency order (see CONTEXT_DEPENDENCIES in eslint.config.js). */
+const CONTEXT_MODULES = [
+  RealmModule,
+  EmojiModule,
+  UsersModule,
+  ChannelsModule,
+  MessagesModule,
+  DraftsModule,
+  InvitationsModule,
+  PushModule,
+  ServerModule,
+  EventsModule,
+];
+
+/**
+ * Context modules never import each other: this global module re-exports them all, so what a
+ * context exports (the services and ports listed in its index.ts) can be injected by any other,
+ * and the ports one context owns and another implements are bound in one place.
+ */
+@Global()
+@Module({ imports: CONTEXT_MODULES, providers: CrossContextPorts, exports: [...CONTEXT_MODULES, ...CrossContextPorts] })
+class ContextsModule {}
+
+@Module({})
+export class AppModule {
+  /** Guards run in this order: authentication, rate limit, role/kind requirements. */
+  static register(config: ServerConfig, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [KernelModule.register(config, logger), ContextsModule],
+          providers: [
+        { provide: APP_GUARD, useClass: ApiAuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: RequirementsGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

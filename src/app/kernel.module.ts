@@ -1,0 +1,43 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { AccountRules } from '../shared/application/account-rules.js';
+import { Clock, SystemClock } from '../shared/application/clock.js';
+import { DatabaseHealth } from '../shared/application/database-health.js';
+import { PasswordHasher } from '../shared/application/password-hasher.js';
+import { CryptoSecrets, Secrets } from '../shared/application/secrets.js';
+import { UnitOfWork } from '../shared/application/unit-of-work.js';
+import { Argon2PasswordHasher } from '../shared/auth/argon2-password-hasher.js';
+import { LibraryAccountRules } from '../shared/auth/library-account-rules.js';
+import { SlidingWindowRateLimiter } from '../shared/application/rate-limiter.js';
+import { ServerConfig } from '../shared/config/server-config.js';
+import { AppLogger } from '../shared/logging/logger.js';
+import { TypeOrmDatabaseHealth } from '../shared/persistence/typeorm-database-health.js';
+import { DataSourceCloser, dataSourceProvider, statementCounterProvider } from './database.providers.js';
+import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
+
+/** The kernel's ports and adapters every context uses: configuration, time, secrets, the database. */
+@Global()
+@Module({})
+export class KernelModule {
+  static register(config: ServerConfig, logger: Logger): DynamicModule {
+    const providers = [
+      { provide: ServerConfig, useValue: config },
+      { provide: AppLogger, useValue: logger },
+      { provide: Clock, useClass: SystemClock },
+      { provide: Secrets, useClass: CryptoSecrets },
+      { provide: PasswordHasher, useValue: new Argon2PasswordHasher() },
+      { provide: AccountRules, useValue: new LibraryAccountRules() },
+      { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
+      { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },
+      { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
+      statementCounterProvider,
+      dataSourceProvider,
+      DataSourceCloser,
+    ];
+    return {
+      module: KernelModule,
+      providers,
+      exports: providers.map((p) => ('provide' in p ? p.provide : p)),
+    };
+  }
+}

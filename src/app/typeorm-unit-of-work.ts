@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { ClientEvent } from '../shared/application/client-event.js';
+import { type Tx, type TxRepositories, UnitOfWork } from '../shared/application/unit-of-work.js';
+import { appendEvents } from '../shared/persistence/event-journal.js';
+import { TRANSACTION_CONTRIBUTIONS } from './transaction-contributions.js';
+
+/** Unique constraint → the error of the rule it protects, from every context. */
+const UNIQUE_VIOLATIONS = new Map(TRANSACTION_CONTRIBUTIONS.flatMap((c) => Object.entries(('uniqueViolations' in c && c.uniqueViolations) || {})));
+
+/**
+ * One database transaction per use case. Repositories are built on the transaction's
+ * EntityManager, so nothing inside `work` can slip onto the pool; events are handed to the
+ * journal inside the transaction, so clients see them exactly when they commit.
+ */
+@Injectable()
+export class TypeOrmUnitOfWork extends UnitOfWork {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.ds
+      .transaction(async (em) => {
+        const pending: ClientEvent[] = [];
+        const tx: Tx = { ...repositoriesOn(em), afterCommit: (events) => pending.push(...events) };
+        const out = await work(tx);
+        if (pending.length > 0) await appendEvents(em, pending);
+        return out;
+      })
+      .catch(translateConstraintViolation);
+  }
+}
+
+function repositoriesOn(em: EntityManager): TxRepositories {
+  return Object.assign({}, ...TRANSACTION_CONTRIBUTIONS.map((c) => c.repositories(em))) as TxRepositories;
+}
+
+/** A unique violation that a concurrent request won is reported like the rule it protects. */
+function translateConstraintViolation(e: unknown): never {
+  type PgError = { code?: string; constraint?: string; detail?: string };
+  const err = ((e as { driverError?: PgError }).driverError ?? e) as PgError;
+  const rule = err.code === '23505' ? UNIQUE_VIOLATIONS.get(err.constraint ?? '') : undefined;
+  if (rule !== undefined) {
+    // detail: Key (realm_id, name)=(1, devs) already exists.
+    throw rule(/=\(\d+, (.*)\) already exists/.exec(err.detail ?? '')?.[1] ?? '');
+  }
+  throw e;
+}

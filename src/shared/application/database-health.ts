@@ -1,0 +1,4 @@
+/** Readiness: does the database answer? */
+export abstract class DatabaseHealth {
+  abstract isReachable(): Promise<boolean>;
+}

@@ -1,0 +1,69 @@
+import type { GroupSettingValue } from '@app/domain/users';
+
+/*
+ * Group-setting values are the kernel's: the organization, its channels and its user groups
+ * all keep permission settings as a user group (named, or anonymous with direct members and
+ * subgroups). These read them back in the shape the rules use.
+ */
+
+export interface GroupRowWithMembers {
+  id: number;
+  name: string | null;
+  description: string;
+  creator_id: number | null;
+  date_created: Date | null;
+  is_system_group: boolean;
+  deactivated: boolean;
+  members: number[];
+  subgroups: number[];
+  [setting: string]: unknown;
+}
+
+/** Every group of the organization (named and anonymous) with active direct members and subgroups. */
+export const GROUPS_WITH_MEMBERS_SQL = `
+  SELECT g.*,
+    ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+          WHERE m.group_id = g.id ORDER BY 1) AS members,
+    ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
+  FROM user_groups g WHERE g.realm_id = $1 ORDER BY g.id`;
+
+/** A setting pointing at `id` reports the id of a named group, or an anonymous group's contents. */
+export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: number): GroupSettingValue {
+  const g = byId.get(id);
+  if (!g || g.name !== null) return id;
+  return { directMembers: g.members, directSubgroups: g.subgroups };
+}
+
+/** The setting values of these groups (ids of named groups, contents of anonymous ones), in one query. */
+export async function groupSettingValues(
+  em: { query: (sql: string, params?: unknown[]) => Promise<GroupRowWithMembers[]> },
+  groupIds: readonly number[],
+): Promise<Map<number, GroupSettingValue>> {
+  const unique = [...new Set(groupIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await em.query(
+    `SELECT g.id, g.name,
+       ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+             WHERE m.group_id = g.id ORDER BY 1) AS members,
+       ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
+     FROM user_groups g WHERE g.id = ANY($1::int[])`,
+    [unique],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return new Map(unique.map((id) => [id, settingValueFrom(byId, id)]));
+}
+
+/** Every group the user belongs to, directly or through subgroups (active users only). */
+export async function groupIdsOfUser(em: { query: (sql: string, params?: unknown[]) => Promise<{ id: number }[]> }, userId: number): Promise<Set<number>> {
+  const rows = await em.query(
+    `WITH RECURSIVE up(id) AS (
+       SELECT m.group_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+       WHERE m.user_id = $1
+       UNION
+       SELECT s.supergroup_id FROM user_group_subgroups s JOIN up ON s.subgroup_id = up.id
+     )
+     SELECT id FROM up`,
+    [userId],
+  );
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,10 @@
+/**
+ * The users context's public surface: users, groups and permissions as other contexts need
+ * them, user and status views, and the ports it owns for other contexts to implement.
+ * Other contexts import this context only through this file.
+ */
+export * from './application/permissions.js';
+export * from './application/user-status.service.js';
+export * from './application/user-status.views.js';
+export * from './application/user.ports.js';
+export * from './application/user.views.js';
