@@ -108,6 +108,7 @@ export default defineConfig(
       'boundaries/files': [
         { category: 'index', pattern: 'src/*/index.ts' },
         { category: 'module', pattern: 'src/*/*.module.ts' },
+        { category: 'spec', pattern: 'libs/domain/src/**/*.spec.ts' },
       ],
       'boundaries/elements': [
         { type: 'domain-test', pattern: 'libs/domain/test', partialMatch: false },
@@ -134,6 +135,8 @@ export default defineConfig(
           default: 'disallow',
           policies: [
             policy(DOMAIN, [DOMAIN]),
+            // The domain's own specs also use the shared builders of libs/domain/test.
+            policy({ ...DOMAIN, file: { categories: 'spec' } }, [el('domain-test')]),
             policy(el('domain-test'), [DOMAIN, el('domain-test')]),
             policy([el('composition'), el('test')], [el('*')]),
             ...kernelPolicies,

@@ -1,5 +1,5 @@
 import { Role } from '../users/role.js';
-import { Channel, type ChannelState } from './channel.js';
+import { Channel } from './channel.js';
 import {
   assertCanRemoveSubscribers,
   channelViewers,
@@ -9,7 +9,6 @@ import {
   isChannelAdministrator,
   subscribingReveals,
   unsubscribingHides,
-  type Viewer,
 } from './channel-access.policy.js';
 import { assertCanCreateChannel, effectiveHistory, type CreationFacts } from './channel-creation.policy.js';
 import { channelEmailLocalPart, slugify } from './channel-email.js';
@@ -17,53 +16,13 @@ import { normaliseDescription, parseChannelFolderName, parseChannelName } from '
 import { parseRetentionDays, streamPostPolicy } from './channel-settings.js';
 import { parseSubscriptionChange, pickColors, STREAM_ASSIGNMENT_COLORS } from './subscription.js';
 
-// System group ids used throughout: nobody 1, admins 3, members 6, everyone 7.
-const NOBODY = 1;
-const ADMINS = 3;
-const EVERYONE = 7;
+import { aViewer, channelSettings, channelState, GROUP } from '../../test/builders.js';
+
+const { NOBODY, ADMINS, EVERYONE } = GROUP;
 const DEVS = 20; // a user group
-
-const settings = (o: Partial<ChannelState['groupSettings']> = {}): ChannelState['groupSettings'] => ({
-  can_add_subscribers_group: NOBODY,
-  can_administer_channel_group: { directMembers: [50], directSubgroups: [] },
-  can_create_topic_group: EVERYONE,
-  can_delete_any_message_group: NOBODY,
-  can_delete_own_message_group: NOBODY,
-  can_move_messages_out_of_channel_group: NOBODY,
-  can_move_messages_within_channel_group: NOBODY,
-  can_remove_subscribers_group: ADMINS,
-  can_resolve_topics_group: NOBODY,
-  can_send_message_group: EVERYONE,
-  can_subscribe_group: NOBODY,
-  ...o,
-});
-
-const channel = (o: Partial<ChannelState> = {}): ChannelState => ({
-  id: 9,
-  realmId: 1,
-  name: 'general',
-  description: '',
-  inviteOnly: false,
-  isWebPublic: false,
-  historyPublicToSubscribers: true,
-  messageRetentionDays: null,
-  isArchived: false,
-  folderId: null,
-  topicsPolicy: 'inherit',
-  dateCreated: new Date(),
-  creatorId: 50,
-  firstMessageId: null,
-  groupSettings: settings(),
-  ...o,
-});
-
-/** Viewer of a role; admins are in ADMINS, everyone non-guest in members (6) and everyone. */
-function viewer(role: Role, userId = 60, extra: number[] = []): Viewer {
-  const groups = [EVERYONE];
-  if (role <= Role.MEMBER) groups.push(6);
-  if (role <= Role.ADMINISTRATOR) groups.push(ADMINS);
-  return { userId, role, groupIds: new Set([...groups, ...extra]) };
-}
+const settings = channelSettings;
+const channel = channelState;
+const viewer = aViewer;
 
 describe('channel names and descriptions', () => {
   it.each([

@@ -1,0 +1,6 @@
+/**
+ * Builders for the domain specs: an aggregate or a fact in one line, with the defaults of a
+ * fresh organization (see GROUP in builders/common.ts). One file per context.
+ */
+export * from './builders/common.js';
+export * from './builders/channels.js';
