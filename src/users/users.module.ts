@@ -3,6 +3,7 @@ import { PassportModule } from '@nestjs/passport';
 import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { BootstrapService } from './application/bootstrap.service.js';
+import { NewAccounts } from './application/new-accounts.js';
 import { Authenticator } from './application/authenticator.js';
 import { UserGroupsService } from './application/user-groups.service.js';
 import { UserStatusQueries } from './application/user-status.ports.js';
@@ -23,6 +24,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
   providers: [
     UsersService,
     BootstrapService,
+    NewAccounts,
     UserGroupsService,
     UserStatusService,
     ApiKeysService,

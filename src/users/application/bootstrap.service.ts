@@ -7,7 +7,7 @@ import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
-import { UsersService } from './users.service.js';
+import { NewAccounts } from './new-accounts.js';
 
 export const NOTIFICATION_BOT = { localPart: 'notification-bot', fullName: 'Notification Bot' };
 export const EMAIL_GATEWAY_BOT = { localPart: 'emailgateway', fullName: 'Email Gateway' };
@@ -39,7 +39,7 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly users: UsersService,
+    private readonly accounts: NewAccounts,
     private readonly hasher: PasswordHasher,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
@@ -81,7 +81,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       realmId,
       Object.fromEntries(REALM_GROUP_SETTING_NAMES.map((s) => [s, groups.get(REALM_GROUP_SETTINGS[s].defaultGroup)!])),
     );
-    const ownerId = await this.users.insertAccount(tx, {
+    const ownerId = await this.accounts.insert(tx, {
       realmId,
       email: org.ownerEmail,
       fullName: org.ownerFullName ?? 'Owner',
@@ -92,7 +92,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     });
     const botDomain = this.config.botDomainFor(org.stringId);
     for (const bot of [NOTIFICATION_BOT, EMAIL_GATEWAY_BOT]) {
-      await this.users.insertAccount(tx, {
+      await this.accounts.insert(tx, {
         realmId,
         email: `${bot.localPart}@${botDomain}`,
         fullName: bot.fullName,

@@ -25,6 +25,7 @@ import { presentUser } from './user.views.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
+import { NewAccounts } from './new-accounts.js';
 import { NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
 
 export interface CreateBotInput {
@@ -54,6 +55,7 @@ export class UsersService {
     private readonly rules: AccountRules,
     private readonly config: ServerConfig,
     private readonly newUserChannels: NewUserChannels,
+    private readonly accounts: NewAccounts,
   ) {}
 
   /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
@@ -85,7 +87,7 @@ export class UsersService {
       );
       if (await tx.users.emailInUse(actor.realmId, email)) throw badRequest(`Email '${email}' already in use`);
       if (!strong) throw badRequest('The password is too weak.');
-      const userId = await this.insertAccount(tx, {
+      const userId = await this.accounts.insert(tx, {
         realmId: actor.realmId,
         email,
         fullName,
@@ -100,41 +102,6 @@ export class UsersService {
       tx.afterCommit([{ realmId: actor.realmId, event: { type: 'realm_user', op: 'add', person }, userIds: await tx.users.activeUserIds(actor.realmId) }]);
       return userId;
     });
-  }
-
-  /** Inserts a user or bot with its system-group memberships; shared by bootstrap too. */
-  async insertAccount(
-    tx: Tx,
-    a: {
-      realmId: number;
-      email: string;
-      fullName: string;
-      passwordHash: string | null;
-      role: Role;
-      bot: { type: number; ownerId: number | null; isSystemBot: boolean; defaultAllPublicStreams: boolean } | null;
-      waitingPeriodDays: number;
-      apiKey?: string;
-    },
-  ): Promise<number> {
-    const now = this.clock.now();
-    const id = await tx.users.insert({
-      realmId: a.realmId,
-      email: a.email,
-      deliveryEmail: a.email,
-      fullName: a.fullName,
-      passwordHash: a.passwordHash,
-      apiKey: a.apiKey ?? this.secrets.apiKey(),
-      role: a.role,
-      isBot: a.bot !== null,
-      botType: a.bot?.type ?? null,
-      botOwnerId: a.bot?.ownerId ?? null,
-      isSystemBot: a.bot?.isSystemBot ?? false,
-      dateJoined: now,
-      defaultAllPublicStreams: a.bot?.defaultAllPublicStreams ?? false,
-    });
-    const groups = directSystemGroupsFor(a.role, isFullMember(a.role, now, a.waitingPeriodDays, now));
-    await tx.groups.setSystemGroupMemberships(a.realmId, id, groups);
-    return id;
   }
 
   /** POST /bots. */
@@ -160,7 +127,7 @@ export class UsersService {
         if (name !== undefined) throw badRequest(`Invalid channel name '${name}'`);
       }
       const defaultAllPublicStreams = input.defaultAllPublicStreams ?? false;
-      const userId = await this.insertAccount(tx, {
+      const userId = await this.accounts.insert(tx, {
         realmId: actor.realmId,
         email,
         fullName,

@@ -43,19 +43,18 @@ function failure(f: () => void): { msg: string; errors: unknown } {
 
 describe('linkifier definitions', () => {
   it('accepts a pattern whose groups and template variables agree', () => {
-    checkLinkifier(def(), fakeCompiler, false);
-    checkLinkifier(def({ pattern: 'no-groups', urlTemplate: '$not_a_url$' }), fakeCompiler, false);
-    checkLinkifier(
-      def({
-        pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)',
-        urlTemplate: 'https://github.com/{org}/{repo}/issues/{id}',
-        exampleInput: 'zulip/zulip#123',
-        reverseTemplate: '{org}/{repo}#{id}',
-        alternativeUrlTemplates: ['https://github.com/{org}/{repo}/pull/{id}'],
-      }),
-      fakeCompiler,
-      false,
-    );
+    expect(() => checkLinkifier(def(), fakeCompiler, false)).not.toThrow();
+    expect(() => checkLinkifier(def({ pattern: 'no-groups', urlTemplate: '$not_a_url$' }), fakeCompiler, false)).not.toThrow();
+    const github = def({
+      pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)',
+      urlTemplate: 'https://github.com/{org}/{repo}/issues/{id}',
+      exampleInput: 'zulip/zulip#123',
+      reverseTemplate: '{org}/{repo}#{id}',
+      alternativeUrlTemplates: ['https://github.com/{org}/{repo}/pull/{id}'],
+    });
+    expect(() => checkLinkifier(github, fakeCompiler, false)).not.toThrow();
+    // The same definition with its pattern taken is refused: the accepting calls above can fail.
+    expect(failure(() => checkLinkifier(github, fakeCompiler, true)).msg).toBe('Realm filter with this Realm and Pattern already exists.');
   });
 
   it('trims pattern and templates and turns empty optional texts into null', () => {

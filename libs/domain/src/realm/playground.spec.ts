@@ -44,9 +44,10 @@ describe('pygments_language', () => {
 
 describe('playground definitions', () => {
   it('accepts a template whose only variable is code', () => {
-    checkPlayground(p(), false);
-    checkPlayground(p({ urlTemplate: 'https://x.com/?q={code}' }), false);
-    checkPlayground(p({ urlTemplate: 'https://x.com{?code}' }), false);
+    expect(() => checkPlayground(p(), false)).not.toThrow();
+    expect(() => checkPlayground(p({ urlTemplate: 'https://x.com/?q={code}' }), false)).not.toThrow();
+    expect(() => checkPlayground(p({ urlTemplate: 'https://x.com{?code}' }), false)).not.toThrow();
+    expect(() => checkPlayground(p({ urlTemplate: 'https://x.com{?code,lang}' }), false)).toThrow('"code" should be the only variable present in the URL template');
   });
 
   it('trims the three texts', () => {
