@@ -23,7 +23,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Which contexts each context may use (through their index.ts). Must stay a DAG. */
-const CONTEXT_DEPENDENCIES = {
+export const CONTEXT_DEPENDENCIES = {
   realm: [],
   emoji: ['realm'],
   users: ['realm', 'emoji'],

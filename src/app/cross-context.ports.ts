@@ -1,9 +1,16 @@
 import type { Provider } from '@nestjs/common';
 import { DefaultChannelSubscriptions } from '../channels/application/default-channels.js';
+import { WaitingPeriodEffects } from '../realm/application/realm.ports.js';
+import { FullMembersRefresh } from '../users/application/full-members.js';
 import { NewUserChannels } from '../users/application/user.ports.js';
 
 /**
- * Ports one context owns and another context implements (the owner may not import the
- * implementer: that would be an arrow against CONTEXT_DEPENDENCIES in eslint.config.js).
+ * Ports one context owns and a context that depends on it implements (the owner may not import
+ * the implementer: that would be an arrow against CONTEXT_DEPENDENCIES in eslint.config.js).
  */
-export const CrossContextPorts: Provider[] = [{ provide: NewUserChannels, useExisting: DefaultChannelSubscriptions }];
+export const CrossContextPorts: Provider[] = [
+  // users owns it, channels implements it: a new user joins the default channels.
+  { provide: NewUserChannels, useExisting: DefaultChannelSubscriptions },
+  // realm owns it, users implements it: a new waiting period changes who is a full member.
+  { provide: WaitingPeriodEffects, useExisting: FullMembersRefresh },
+];

@@ -4,6 +4,7 @@ import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { BootstrapService } from './application/bootstrap.service.js';
 import { NewAccounts } from './application/new-accounts.js';
+import { FullMembersRefresh } from './application/full-members.js';
 import { Authenticator } from './application/authenticator.js';
 import { UserGroupsService } from './application/user-groups.service.js';
 import { UserStatusQueries } from './application/user-status.ports.js';
@@ -25,6 +26,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UsersService,
     BootstrapService,
     NewAccounts,
+    FullMembersRefresh,
     UserGroupsService,
     UserStatusService,
     ApiKeysService,
@@ -34,6 +36,6 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     { provide: UserQueries, useClass: TypeOrmUserQueries },
     { provide: UserStatusQueries, useClass: TypeOrmUserStatusQueries },
   ],
-  exports: [BootstrapService, UsersService, UserQueries, UserStatusService],
+  exports: [FullMembersRefresh, BootstrapService, UsersService, UserQueries, UserStatusService],
 })
 export class UsersModule {}

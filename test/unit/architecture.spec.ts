@@ -45,3 +45,39 @@ describe('the layer and context boundaries', () => {
     expect(found).toContain("max-lines-per-function: Function 'long' has too many lines (83). Maximum allowed is 80.");
   });
 }, 60_000);
+
+describe('the transaction', () => {
+  /**
+   * `Tx` is augmented by every context, so any context could call any other's repositories
+   * without an import the lint sees: check those calls follow CONTEXT_DEPENDENCIES too.
+   */
+  it('gives no context the repositories of a context it may not depend on', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    // @ts-expect-error -- plain JavaScript config
+    const { CONTEXT_DEPENDENCIES } = (await import('../../eslint.config.js')) as { CONTEXT_DEPENDENCIES: Record<string, string[]> };
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
+    const owner = new Map<string, string>();
+    for (const file of files('src')) {
+      const context = file.split('/')[1];
+      const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+      const augmentation = /interface Tx \{([\s\S]*?)\n\s*\}/.exec(code);
+      for (const [, key] of augmentation?.[1].matchAll(/readonly (\w+):/g) ?? []) owner.set(key, context);
+    }
+    expect(owner.get('messages')).toBe('messages');
+    expect(owner.get('emails')).toBe('shared');
+    const wrong: string[] = [];
+    for (const file of files('src')) {
+      const context = file.split('/')[1];
+      if (!(context in CONTEXT_DEPENDENCIES)) continue;
+      for (const [, key] of readFileSync(file, 'utf8').matchAll(/\btx\.(\w+)/g)) {
+        const of = owner.get(key);
+        if (of !== undefined && of !== context && of !== 'shared' && !CONTEXT_DEPENDENCIES[context].includes(of)) {
+          wrong.push(`${file}: tx.${key} belongs to ${of}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

@@ -211,7 +211,7 @@ export class EventQueues implements OnApplicationShutdown {
 
   private copiesFor(q: Queue, ce: ClientEvent): Record<string, unknown>[] {
     const type = ce.event.type;
-    const recipient = ce.userIds.includes(q.o.userId);
+    const recipient = ce.everyone === true || ce.userIds.includes(q.o.userId);
     const publicReader =
       type === 'message' && ce.publicChannel === true && q.o.readsPublicChannels && (q.o.allPublicStreams || q.o.narrow.length > 0);
     if (!recipient && !publicReader) return [];

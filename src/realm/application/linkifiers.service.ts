@@ -8,7 +8,8 @@ import {
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { linkifiersEvent, toUsers } from './realm.events.js';
+import { linkifiersEvent } from './realm.events.js';
+import { toEveryone } from '../../shared/application/client-event.js';
 import { type LinkifierRecord, PatternEngine, RealmQueries } from './realm.ports.js';
 
 export interface LinkifierInput {
@@ -26,7 +27,7 @@ export interface LinkifierInput {
  */
 async function notifyLinkifiers(tx: Tx, realmId: number): Promise<void> {
   const event = linkifiersEvent(await tx.linkifiers.list(realmId));
-  tx.afterCommit(toUsers(realmId, await tx.users.activeUserIds(realmId), [event]));
+  tx.afterCommit(toEveryone(realmId, [event]));
 }
 
 /** Linkifiers (spec 22 §1): administrators define them, everyone reads them. */

@@ -2,13 +2,14 @@ import { checkPlayground, normalisePlayground, playgroundNotFound } from '@app/d
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { playgroundsEvent, toUsers } from './realm.events.js';
+import { playgroundsEvent } from './realm.events.js';
+import { toEveryone } from '../../shared/application/client-event.js';
 import { type PlaygroundRecord, RealmQueries } from './realm.ports.js';
 
 /** Zulip's notify_realm_playgrounds: the complete list, to all active users. */
 async function notifyPlaygrounds(tx: Tx, realmId: number): Promise<void> {
   const event = playgroundsEvent(await tx.playgrounds.list(realmId));
-  tx.afterCommit(toUsers(realmId, await tx.users.activeUserIds(realmId), [event]));
+  tx.afterCommit(toEveryone(realmId, [event]));
 }
 
 /** Code playgrounds (spec 22 §2). */

@@ -3,7 +3,8 @@ import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { realmPropertyEvent, toUsers } from './realm.events.js';
+import { realmPropertyEvent } from './realm.events.js';
+import { toEveryone } from '../../shared/application/client-event.js';
 import { type RealmDomainRecord, RealmQueries } from './realm.ports.js';
 
 /** Allowed email domains (spec 22 §3); organization owners change them. */
@@ -25,7 +26,7 @@ export class RealmDomainsService {
       if ((await tx.realms.findDomain(actor.realmId, domain)) !== null) throw domainAlreadyAdded(domain);
       const id = await tx.realms.addDomain(actor.realmId, domain, allowSubdomains);
       const event = { type: 'realm_domains', op: 'add', realm_domain: { domain, allow_subdomains: allowSubdomains } };
-      tx.afterCommit(toUsers(actor.realmId, await tx.users.activeUserIds(actor.realmId), [event]));
+      tx.afterCommit(toEveryone(actor.realmId, [event]));
       return { id, domain };
     });
   }
@@ -37,7 +38,7 @@ export class RealmDomainsService {
       if (found === null) throw domainNotFound(domain);
       await tx.realms.setDomainAllowSubdomains(found.id, allowSubdomains);
       const event = { type: 'realm_domains', op: 'change', realm_domain: { domain: found.domain, allow_subdomains: allowSubdomains } };
-      tx.afterCommit(toUsers(actor.realmId, await tx.users.activeUserIds(actor.realmId), [event]));
+      tx.afterCommit(toEveryone(actor.realmId, [event]));
     });
   }
 
@@ -55,7 +56,7 @@ export class RealmDomainsService {
         events.push(realmPropertyEvent('emailsRestrictedToDomains', false));
       }
       events.push({ type: 'realm_domains', op: 'remove', domain: found.domain });
-      tx.afterCommit(toUsers(actor.realmId, await tx.users.activeUserIds(actor.realmId), events));
+      tx.afterCommit(toEveryone(actor.realmId, events));
     });
   }
 }

@@ -22,7 +22,9 @@ import {
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { realmSettingsEvents, toUsers } from './realm.events.js';
+import { WaitingPeriodEffects } from './realm.ports.js';
+import { realmSettingsEvents } from './realm.events.js';
+import { toEveryone } from '../../shared/application/client-event.js';
 
 export interface GroupSettingUpdate {
   new: GroupSettingValue;
@@ -70,6 +72,7 @@ export class RealmSettingsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly waitingPeriod: WaitingPeriodEffects,
   ) {}
 
   async updateRealm(actor: Actor, req: RealmSettingsRequest): Promise<RealmSettingsResult> {
@@ -100,10 +103,10 @@ export class RealmSettingsService {
       const groupSettings = await this.changeGroupSettings(tx, realmId, req.groupSettings);
       await tx.realms.updateProperties(realmId, changes);
       if (changes.waitingPeriodThreshold !== undefined) {
-        await tx.groups.refreshFullMembers(realmId, fullMemberCutoff(this.clock.now(), changes.waitingPeriodThreshold));
+        await this.waitingPeriod.changed(tx, realmId, fullMemberCutoff(this.clock.now(), changes.waitingPeriodThreshold));
       }
       const events = realmSettingsEvents(changes, groupSettings);
-      if (events.length > 0) tx.afterCommit(toUsers(realmId, await tx.users.activeUserIds(realmId), events));
+      if (events.length > 0) tx.afterCommit(toEveryone(realmId, events));
       return { properties: reported, groupSettings };
     });
   }
@@ -117,7 +120,7 @@ export class RealmSettingsService {
     const names = REALM_GROUP_SETTING_NAMES.filter((n) => updates[n] !== undefined);
     if (names.length === 0) return {};
     const current = await tx.realms.groupSettings(realmId);
-    const nobody = (await tx.groups.systemGroupIds(realmId)).get(SystemGroup.NOBODY)!;
+    const nobody = (await tx.groupSettings.systemGroupIds(realmId)).get(SystemGroup.NOBODY)!;
     const changed: Partial<Record<RealmGroupSettingName, GroupSettingValue>> = {};
     const stored: Record<string, number> = {};
     for (const name of names) {
@@ -133,10 +136,10 @@ export class RealmSettingsService {
         name,
         next,
         REALM_GROUP_SETTINGS[name].config,
-        await tx.groups.facts(realmId, groupIds),
-        await tx.groups.activeUserIds(realmId, userIds),
+        await tx.groupSettings.groupFacts(realmId, groupIds),
+        await tx.groupSettings.activeUserIds(realmId, userIds),
       );
-      stored[name] = await tx.groups.storeSettingValue(realmId, next);
+      stored[name] = await tx.groupSettings.store(realmId, next);
       changed[name] = next;
     }
     if (Object.keys(stored).length > 0) await tx.realms.setGroupSettings(realmId, stored);

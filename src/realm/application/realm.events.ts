@@ -91,5 +91,3 @@ export const playgroundsEvent = (list: readonly PlaygroundRecord[]): Payload => 
 });
 
 /** One ClientEvent per payload, all to the same users, in order. */
-export const toUsers = (realmId: number, userIds: readonly number[], payloads: readonly Payload[]): ClientEvent[] =>
-  payloads.map((event) => ({ realmId, event, userIds }));

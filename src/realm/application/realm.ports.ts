@@ -1,3 +1,4 @@
+import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmProperties } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 
@@ -110,6 +111,15 @@ export abstract class RealmQueries {
 /** Compiles organization-defined regular expressions (RE2). */
 export abstract class PatternEngine {
   abstract readonly compile: PatternCompiler;
+}
+
+/**
+ * What a new waiting period (waiting_period_threshold) does to the organization's members:
+ * who is a full member changes. Owned here, implemented by the users context; bound in src/app.
+ */
+export abstract class WaitingPeriodEffects {
+  /** Members who joined at or before `fullMemberCutoff` are full members, the others not. */
+  abstract changed(tx: Tx, realmId: number, fullMemberCutoff: Date): Promise<void>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {

@@ -6,6 +6,12 @@ export interface ClientEvent {
   readonly realmId: number;
   readonly event: Record<string, unknown> & { type: string };
   readonly userIds: readonly number[];
+  /**
+   * For every user of the organization (each of its queues), as Zulip's `active_user_ids`:
+   * organization-wide settings, users and statuses. `userIds` is then empty. Only active users
+   * can open and read queues, so this reaches exactly the active users.
+   */
+  readonly everyone?: true;
   /** Fields merged into one recipient's copy, keyed by user id (e.g. message `flags`). */
   readonly perUser?: Readonly<Record<string, Record<string, unknown>>>;
   /** A message in a public channel: also for the organization's all_public_streams queues. */
@@ -15,3 +21,7 @@ export interface ClientEvent {
   /** Only for queues whose client did (true) or did not (false) declare this capability. */
   readonly capability?: { readonly name: 'archived_channels'; readonly has: boolean };
 }
+
+/** Organization-wide events: one ClientEvent per payload, for every user of the organization. */
+export const toEveryone = (realmId: number, payloads: readonly (Record<string, unknown> & { type: string })[]): ClientEvent[] =>
+  payloads.map((event) => ({ realmId, event, userIds: [], everyone: true }));

@@ -21,7 +21,7 @@ import {
   validateGroupSetting,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import type { ClientEvent } from '../../shared/application/client-event.js';
+import { type ClientEvent, toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { presentUserGroup } from './user.views.js';
@@ -166,8 +166,7 @@ export class UserGroupsService {
   /** user_group events go to every active user of the organization (Zulip's active_user_ids; guests too). */
   private async notify(tx: Tx, realmId: number, events: ClientEvent['event'][]): Promise<void> {
     if (events.length === 0) return;
-    const userIds = await tx.users.activeUserIds(realmId);
-    tx.afterCommit(events.map((event) => ({ realmId, event, userIds })));
+    tx.afterCommit(toEveryone(realmId, events));
   }
 
   /** GET /user_groups/{gid}/members/{uid}. */

@@ -12,6 +12,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { EmojiCatalog } from '../../emoji/index.js';
 import type { ClientEvent } from '../../shared/application/client-event.js';
+import { toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { UserStatusQueries } from './user-status.ports.js';
@@ -87,6 +88,6 @@ export class UserStatusService {
     const change: StatusChange = planStatusChange(req, catalog, this.emoji.unicode());
     if (change.away !== undefined) await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
     await tx.userStatus.upsert(realmId, userId, { statusText: change.statusText, emoji: change.emoji }, this.clock.now());
-    tx.afterCommit([{ realmId, event: statusEvent(userId, change), userIds: await tx.users.activeUserIds(realmId) }]);
+    tx.afterCommit(toEveryone(realmId, [statusEvent(userId, change)]));
   }
 }

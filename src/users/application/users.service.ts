@@ -18,6 +18,7 @@ import {
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { AccountRules } from '../../shared/application/account-rules.js';
+import { toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { Secrets } from '../../shared/application/secrets.js';
@@ -99,7 +100,7 @@ export class UsersService {
       await this.newUserChannels.subscribeToDefaultChannels(tx, actor.realmId, userId);
       // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
       const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false });
-      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'realm_user', op: 'add', person }, userIds: await tx.users.activeUserIds(actor.realmId) }]);
+      tx.afterCommit(toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]));
       return userId;
     });
   }
@@ -169,8 +170,7 @@ export class UsersService {
   /** `realm_user` `update` events, one per changed property, for every active user. */
   private async realmUserUpdates(tx: Tx, realmId: number, people: Record<string, unknown>[]): Promise<void> {
     if (people.length === 0) return;
-    const everyone = await tx.users.activeUserIds(realmId);
-    tx.afterCommit(people.map((person) => ({ realmId, event: { type: 'realm_user', op: 'update', person }, userIds: everyone })));
+    tx.afterCommit(toEveryone(realmId, people.map((person) => ({ type: 'realm_user', op: 'update', person }))));
   }
 
   /** DELETE /users/{id}: deactivates a human user and the bots they own. */

@@ -1,0 +1,22 @@
+import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain/users';
+
+/**
+ * Permission settings of the organization, its channels and its user groups are all stored as
+ * a user group (a named one, or an anonymous one with direct members and subgroups): the
+ * kernel's part of user groups, which every context with such settings uses.
+ */
+export abstract class GroupSettingStore {
+  abstract systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>>;
+  /** What the setting rules need to know about the groups a value names. */
+  abstract groupFacts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>>;
+  /** Which of these users are active users of the organization. */
+  abstract activeUserIds(realmId: number, userIds: readonly number[], allowBots?: boolean): Promise<Set<number>>;
+  /** Stores a value: a named group's id as is, an anonymous group as a new nameless group. */
+  abstract store(realmId: number, value: GroupSettingValue): Promise<number>;
+}
+
+declare module './unit-of-work.js' {
+  interface Tx {
+    readonly groupSettings: GroupSettingStore;
+  }
+}

@@ -1,0 +1,56 @@
+import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain/users';
+import type { EntityManager } from 'typeorm';
+import { GroupSettingStore } from '../application/group-setting-store.js';
+
+export class TypeOrmGroupSettingStore extends GroupSettingStore {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
+    const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
+      `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
+      [realmId],
+    );
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  async groupFacts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>> {
+    if (groupIds.length === 0) return new Map();
+    const rows: { id: number; name: string; is_system_group: boolean; deactivated: boolean }[] = await this.em.query(
+      `SELECT id, coalesce(name, '') AS name, is_system_group, deactivated FROM user_groups
+       WHERE realm_id = $1 AND id = ANY($2::int[])`,
+      [realmId, groupIds],
+    );
+    return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, isSystemGroup: r.is_system_group, deactivated: r.deactivated }]));
+  }
+
+  async activeUserIds(realmId: number, userIds: readonly number[], allowBots = true): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const rows: { id: number }[] = await this.em.query(
+      `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND is_active ${allowBots ? '' : 'AND NOT is_bot'}`,
+      [realmId, userIds],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async store(realmId: number, value: GroupSettingValue): Promise<number> {
+    if (typeof value === 'number') return value;
+    const [row]: { id: number }[] = await this.em.query(`INSERT INTO user_groups (realm_id) VALUES ($1) RETURNING id`, [realmId]);
+    if (value.directMembers.length > 0) {
+      await this.em.query(
+        `INSERT INTO user_group_members (group_id, user_id, realm_id)
+         SELECT $1, u, $2 FROM unnest($3::int[]) AS u ON CONFLICT DO NOTHING`,
+        [row.id, realmId, value.directMembers],
+      );
+    }
+    if (value.directSubgroups.length > 0) {
+      await this.em.query(
+        `INSERT INTO user_group_subgroups (supergroup_id, subgroup_id, realm_id)
+         SELECT $1, s, $2 FROM unnest($3::int[]) AS s ON CONFLICT DO NOTHING`,
+        [row.id, realmId, value.directSubgroups],
+      );
+    }
+    return row.id;
+  }
+}
