@@ -57,8 +57,6 @@ export abstract class UserRepository {
   /** Counts active human owners, locking their rows so concurrent demotions serialise. */
   abstract lockActiveHumanOwners(realmId: number): Promise<number>;
   abstract countActiveHumans(realmId: number): Promise<number>;
-  /** Every active user of the organization, bots included (recipients of organization-wide events). */
-  abstract activeUserIds(realmId: number): Promise<number[]>;
   abstract deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<void>;
 }
 

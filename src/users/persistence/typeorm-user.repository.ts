@@ -116,11 +116,6 @@ export class TypeOrmUserRepository extends UserRepository {
     ]);
   }
 
-  async activeUserIds(realmId: number): Promise<number[]> {
-    const rows: { id: number }[] = await this.em.query(`SELECT id FROM users WHERE realm_id = $1 AND is_active ORDER BY id`, [realmId]);
-    return rows.map((r) => r.id);
-  }
-
   async countActiveHumans(realmId: number): Promise<number> {
     const [{ n }] = await this.em.query(
       `SELECT count(*)::int AS n FROM users WHERE realm_id = $1 AND is_active AND NOT is_bot`,
