@@ -1,7 +1,6 @@
 import { Role } from '../users/role.js';
 import { Channel } from './channel.js';
 import {
-  assertCanRemoveSubscribers,
   channelViewers,
   canAddSubscribers,
   hasContentAccess,
@@ -15,6 +14,7 @@ import { channelEmailLocalPart, slugify } from './channel-email.js';
 import { normaliseDescription, parseChannelFolderName, parseChannelName } from './channel-name.js';
 import { parseRetentionDays, streamPostPolicy } from './channel-settings.js';
 import { parseSubscriptionChange, pickColors, STREAM_ASSIGNMENT_COLORS } from './subscription.js';
+import { assertCanRemoveSubscribers } from './subscription.policy.js';
 
 import { aViewer, channelSettings, channelState, GROUP } from '../../test/builders.js';
 
