@@ -3,12 +3,13 @@ import { ChannelReadsService } from './application/channel-reads.service.js';
 import { ChannelQueries } from './application/channel.ports.js';
 import { ChannelsService } from './application/channels.service.js';
 import { DefaultChannelSubscriptions } from './application/default-channels.js';
+import { SubscriptionsService } from './application/subscriptions.service.js';
 import { ChannelsController } from './http/channels.controller.js';
 import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.js';
 
 @Module({
   controllers: [ChannelsController],
-  providers: [ChannelsService, DefaultChannelSubscriptions, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
+  providers: [ChannelsService, SubscriptionsService, DefaultChannelSubscriptions, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
   exports: [ChannelQueries, DefaultChannelSubscriptions],
 })
 export class ChannelsModule {}

@@ -1,11 +1,19 @@
-import { channelViewers, subscribingReveals, unsubscribingHides } from '@app/domain/channels';
+import {
+  type ChannelEvent,
+  channelViewers,
+  pairKey,
+  type SubscriptionEvent,
+  type SubscriptionPair,
+  subscribingReveals,
+  unsubscribingHides,
+} from '@app/domain/channels';
 import type { Role } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
+import type { SubscriptionRecord } from './channel.ports.js';
 import { presentChannel, presentSubscription } from './channel.views.js';
-import { pairKey } from './channel.ports.js';
 
-type Pair = { userId: number; channelId: number };
+type Pair = SubscriptionPair;
 
 const groupBy = (pairs: readonly Pair[], key: (p: Pair) => number, value: (p: Pair) => number) => {
   const m = new Map<number, number[]>();
@@ -18,16 +26,49 @@ const groupBy = (pairs: readonly Pair[], key: (p: Pair) => number, value: (p: Pa
 };
 const byChannel = (pairs: readonly Pair[]) => groupBy(pairs, (p) => p.channelId, (p) => p.userId);
 const byUser = (pairs: readonly Pair[]) => groupBy(pairs, (p) => p.userId, (p) => p.channelId);
+/** Subscriptions grouped by their user, in order. */
+const bySubscriber = (subs: readonly SubscriptionRecord[]) => {
+  const m = new Map<number, SubscriptionRecord[]>();
+  for (const s of subs) m.set(s.userId, [...(m.get(s.userId) ?? []), s]);
+  return m;
+};
 /** The organization's active users with their roles typed for the domain rules. */
 const activeUsers = async (tx: Tx, realmId: number) => (await tx.channelQueries.activeUsers(realmId)).map((u) => ({ id: u.id, role: u.role as Role }));
 
-/** `subscription` `add` for each new subscriber and `peer_add` for the others (a constant number of reads). */
+/**
+ * The client events of what subscriptions recorded (spec 30 §7.6): `add`/`peer_add` for those
+ * who joined, `remove`/`peer_remove` for those who left, `update` for each property change.
+ * `channelNames`: the names of the channels left (the `remove` payload carries them).
+ */
+export async function subscriptionChangeEvents(
+  tx: Tx,
+  realmId: number,
+  recorded: readonly SubscriptionEvent[],
+  channelNames: ReadonlyMap<number, string>,
+): Promise<ClientEvent[]> {
+  const joined: SubscriptionRecord[] = [];
+  const left: Pair[] = [];
+  const updates: ClientEvent[] = [];
+  for (const e of recorded) {
+    if (e.type === 'subscribed') joined.push(e.subscription);
+    else if (e.type === 'unsubscribed') left.push({ userId: e.userId, channelId: e.channelId });
+    else updates.push(...subscriptionUpdateEvents(realmId, e.userId, e.channelId, e.property, e.value));
+  }
+  return [...(await addEvents(tx, realmId, joined)), ...(await subscriptionRemoveEvents(tx, realmId, left, channelNames)), ...updates];
+}
+
+/** `subscription` `add` for each new subscriber and `peer_add` for the others, reading the pairs' subscriptions. */
 export async function subscriptionAddEvents(tx: Tx, realmId: number, added: readonly Pair[]): Promise<ClientEvent[]> {
   if (added.length === 0) return [];
+  const rows = await tx.subscriptions.records([...new Set(added.map((p) => p.userId))], [...new Set(added.map((p) => p.channelId))]);
+  return addEvents(tx, realmId, added.map((p) => rows.get(pairKey(p.userId, p.channelId))!));
+}
+
+/** `subscription` `add` for each new subscriber and `peer_add` for the others (a constant number of reads). */
+async function addEvents(tx: Tx, realmId: number, added: readonly SubscriptionRecord[]): Promise<ClientEvent[]> {
+  if (added.length === 0) return [];
   const channelIds = [...new Set(added.map((p) => p.channelId))];
-  const userIds = [...new Set(added.map((p) => p.userId))];
   const records = new Map((await tx.channelQueries.channelsByIds(realmId, channelIds)).map((c) => [c.id, c]));
-  const rows = await tx.channels.subscriptionRows(userIds, channelIds);
   const subscribers = await tx.channelQueries.subscribers(channelIds);
   const groups = await tx.channelQueries.systemGroupNames(realmId);
   const users = await activeUsers(tx, realmId);
@@ -40,10 +81,10 @@ export async function subscriptionAddEvents(tx: Tx, realmId: number, added: read
     const newViewers = addedUsers.filter((u) => roles.has(u) && subscribingReveals(c, roles.get(u)!));
     if (newViewers.length > 0) events.push({ realmId, event: { type: 'stream', op: 'create', streams: [presentChannel(c, groups)] }, userIds: newViewers });
   }
-  for (const [userId, ids] of byUser(added)) {
-    const subscriptions = ids.map((id) => ({
-      ...presentSubscription(records.get(id)!, rows.get(pairKey(userId, id))!, groups),
-      subscribers: subscribers.get(id) ?? [],
+  for (const [userId, subs] of bySubscriber(added)) {
+    const subscriptions = subs.map((s) => ({
+      ...presentSubscription(records.get(s.channelId)!, s, groups),
+      subscribers: subscribers.get(s.channelId) ?? [],
     }));
     events.push({ realmId, event: { type: 'subscription', op: 'add', subscriptions }, userIds: [userId] });
   }
@@ -138,4 +179,55 @@ export function userTopicEvent(realmId: number, userId: number, channelId: numbe
     event: { type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: Math.floor(now.getTime() / 1000), visibility_policy: policy },
     userIds: [userId],
   };
+}
+
+/**
+ * The `stream` events of the changes a channel recorded (spec 30 §7.7): one `update` per change,
+ * archiving and unarchiving also as the legacy `delete`/`create` for clients without the
+ * archived_channels capability.
+ */
+export async function channelChangeEvents(
+  tx: Tx,
+  realmId: number,
+  channel: { readonly id: number; readonly name: string },
+  recorded: readonly ChannelEvent[],
+): Promise<ClientEvent[]> {
+  if (recorded.length === 0) return [];
+  const record = await tx.channelQueries.channel(realmId, channel.id);
+  if (record === null) return [];
+  const view = presentChannel(record, await tx.channelQueries.systemGroupNames(realmId));
+  const changes: { property: string; value: unknown; extra?: Record<string, unknown> }[] = [];
+  const events: ClientEvent[] = [];
+  for (const e of recorded) {
+    if (e.type === 'privacy_changed') {
+      changes.push({
+        property: 'invite_only',
+        value: view.invite_only,
+        extra: { history_public_to_subscribers: view.history_public_to_subscribers, is_web_public: view.is_web_public },
+      });
+    } else if (e.type === 'property_changed') changes.push({ property: e.property, value: view[e.property] });
+    else if (e.type === 'description_changed') {
+      changes.push({ property: 'description', value: view.description, extra: { rendered_description: view.rendered_description } });
+    } else if (e.type === 'renamed') changes.push({ property: 'name', value: e.name, extra: { name: e.oldName } });
+    else events.push(...(await archivingEvents(tx, realmId, channel, e.type === 'archived', view)));
+  }
+  return [...(await streamUpdateEvents(tx, realmId, channel.id, channel.name, changes)), ...events];
+}
+
+/** `is_archived` for clients with the archived_channels capability; `delete` / `create` for the others. */
+async function archivingEvents(
+  tx: Tx,
+  realmId: number,
+  channel: { readonly id: number; readonly name: string },
+  archived: boolean,
+  view: Record<string, unknown>,
+): Promise<ClientEvent[]> {
+  const [update] = await streamUpdateEvents(tx, realmId, channel.id, channel.name, [{ property: 'is_archived', value: archived }]);
+  const legacy = archived
+    ? { type: 'stream', op: 'delete', stream_ids: [channel.id], streams: [{ stream_id: channel.id }] }
+    : { type: 'stream', op: 'create', streams: [view] };
+  return [
+    { ...update, capability: { name: 'archived_channels', has: true } },
+    { realmId, event: legacy, userIds: update.userIds, capability: { name: 'archived_channels', has: false } },
+  ];
 }

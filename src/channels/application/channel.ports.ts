@@ -1,4 +1,4 @@
-import type { Channel, ChannelGroupSettingName, ChannelState, TopicsPolicy } from '@app/domain/channels';
+import type { Channel, ChannelGroupSettingName, ChannelState, Subscription, SubscriptionState, TopicsPolicy } from '@app/domain/channels';
 
 /** A channel as the API shows it. */
 export interface ChannelRecord extends ChannelState {
@@ -23,19 +23,8 @@ export interface NewChannel {
   groupIds: Record<ChannelGroupSettingName, number>;
 }
 
-export interface SubscriptionRecord {
-  userId: number;
-  channelId: number;
-  active: boolean;
-  color: string;
-  isMuted: boolean;
-  pinToTop: boolean;
-  desktopNotifications: boolean | null;
-  audibleNotifications: boolean | null;
-  pushNotifications: boolean | null;
-  emailNotifications: boolean | null;
-  wildcardMentionsNotify: boolean | null;
-}
+/** A subscription as stored and shown (active or left). */
+export type SubscriptionRecord = SubscriptionState;
 
 export interface ChannelFolderRecord {
   id: number;
@@ -48,7 +37,8 @@ export interface ChannelFolderRecord {
   isArchived: boolean;
 }
 
-export const pairKey = (userId: number, channelId: number) => `${userId}:${channelId}`;
+/** The key of a (user, channel) pair in maps of subscriptions (defined by the domain). */
+export { pairKey } from '@app/domain/channels';
 
 export abstract class ChannelRepository {
   abstract findById(realmId: number, channelId: number, forUpdate?: boolean): Promise<Channel | null>;
@@ -60,13 +50,11 @@ export abstract class ChannelRepository {
   abstract save(c: Channel, renderedDescription: string, groupIds: Partial<Record<ChannelGroupSettingName, number>>): Promise<void>;
   abstract defaultChannelIds(realmId: number): Promise<Set<number>>;
   abstract setDefault(realmId: number, channelIds: readonly number[], isDefault: boolean): Promise<void>;
-  /** Existing subscription rows (active or not) of these users in these channels, by pairKey. */
+  /**
+   * Kept for the contexts that read subscriptions through `tx.channels` (messages, drafts,
+   * invitations): the same as `tx.subscriptions.records`.
+   */
   abstract subscriptionRows(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>>;
-  abstract usedColors(userIds: readonly number[]): Promise<Map<number, Set<string>>>;
-  /** Activates (or creates, with the given colour) every pair; existing rows keep their colour. */
-  abstract subscribe(realmId: number, rows: readonly { userId: number; channelId: number; color: string }[]): Promise<void>;
-  abstract unsubscribe(pairs: readonly { userId: number; channelId: number }[]): Promise<void>;
-  abstract updateSubscription(userId: number, channelId: number, column: string, value: string | boolean): Promise<void>;
   abstract setTopicVisibility(
     realmId: number,
     userId: number,
@@ -83,11 +71,27 @@ export abstract class ChannelRepository {
     candidate: string,
     now: Date,
   ): Promise<string>;
-  abstract folderExists(realmId: number, folderId: number): Promise<boolean>;
-  abstract folderNameTaken(realmId: number, name: string): Promise<boolean>;
-  abstract createFolder(f: { realmId: number; name: string; description: string; renderedDescription: string; creatorId: number; now: Date }): Promise<number>;
   /** Whether any message of the channel is in a non-empty topic (empty_topic_only). */
   abstract hasMessagesOutsideEmptyTopic(channelId: number): Promise<boolean>;
+}
+
+/** Users' subscriptions: loaded as aggregates for a change, written back in one statement per batch. */
+export abstract class SubscriptionRepository {
+  /** The subscriptions (active or left) of these users in these channels, by pairKey, locked for the change. */
+  abstract getForUpdate(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, Subscription>>;
+  /** The same rows as read-only records (access checks, event payloads), without locking. */
+  abstract records(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>>;
+  /** Every colour each user's subscriptions (active or left) use. */
+  abstract usedColors(userIds: readonly number[]): Promise<Map<number, Set<string>>>;
+  /** Writes the subscriptions' state, inserting the new ones: one statement whatever their number. */
+  abstract save(realmId: number, subscriptions: readonly Subscription[]): Promise<void>;
+}
+
+export abstract class ChannelFolderRepository {
+  abstract exists(realmId: number, folderId: number): Promise<boolean>;
+  /** Among the folders that are not archived, case-insensitively. */
+  abstract nameTaken(realmId: number, name: string): Promise<boolean>;
+  abstract create(f: { realmId: number; name: string; description: string; renderedDescription: string; creatorId: number; now: Date }): Promise<number>;
 }
 
 export abstract class ChannelQueries {
@@ -110,6 +114,8 @@ export abstract class ChannelQueries {
 declare module '../../shared/application/unit-of-work.js' {
   interface Tx {
     readonly channels: ChannelRepository;
+    readonly subscriptions: SubscriptionRepository;
+    readonly channelFolders: ChannelFolderRepository;
     /** The channel read model, seeing this transaction's writes (event payloads). */
     readonly channelQueries: ChannelQueries;
   }

@@ -9,6 +9,7 @@ import { ApiPost } from '../../shared/http/routes.js';
 import { UserQueries } from '../../users/index.js';
 import { ChannelReadsService } from '../application/channel-reads.service.js';
 import { ChannelsService } from '../application/channels.service.js';
+import { SubscriptionsService } from '../application/subscriptions.service.js';
 import { presentChannel, presentFolder, presentSubscription } from '../application/channel.views.js';
 import {
   CreateChannelDto,
@@ -31,6 +32,7 @@ import {
 export class ChannelsController {
   constructor(
     private readonly channels: ChannelsService,
+    private readonly subscriptions: SubscriptionsService,
     private readonly reads: ChannelReadsService,
     private readonly users: UserQueries,
   ) {}
@@ -51,7 +53,7 @@ export class ChannelsController {
   @ApiPost('users/me/subscriptions')
   @Require('no_guest')
   async subscribe(@CurrentActor() actor: Actor, @ZulipParams() p: SubscribeDto) {
-    const r = await this.channels.subscribe(actor, {
+    const r = await this.subscriptions.subscribe(actor, {
       subscriptions: p.subscriptions,
       principals: p.principals,
       authorizationErrorsFatal: p.authorization_errors_fatal,
@@ -75,7 +77,7 @@ export class ChannelsController {
 
   @Delete('users/me/subscriptions')
   async unsubscribe(@CurrentActor() actor: Actor, @ZulipParams() p: UnsubscribeDto) {
-    const r = await this.channels.unsubscribe(actor, p.subscriptions, p.principals);
+    const r = await this.subscriptions.unsubscribe(actor, p.subscriptions, p.principals);
     return { removed: r.removed, not_removed: r.notRemoved };
   }
 
@@ -87,13 +89,13 @@ export class ChannelsController {
     if (p.stream_id !== undefined && p.stream !== undefined) {
       throw badRequest('Unsupported parameter combination: stream_id, stream', { parameters: 'stream_id, stream' });
     }
-    await this.channels.muteTopic(actor, { id: p.stream_id, name: p.stream }, p.topic, p.op);
+    await this.subscriptions.muteTopic(actor, { id: p.stream_id, name: p.stream }, p.topic, p.op);
     return {};
   }
 
   @ApiPost('users/me/subscriptions/properties')
   async subscriptionProperties(@CurrentActor() actor: Actor, @ZulipParams() p: SubscriptionPropertiesDto) {
-    await this.channels.updateSubscriptionProperties(actor, p.subscription_data, (property, value, i) => {
+    await this.subscriptions.updateSubscriptionProperties(actor, p.subscription_data, (property, value, i) => {
       try {
         return parseSubscriptionChange(property, value);
       } catch (e) {
@@ -112,7 +114,7 @@ export class ChannelsController {
     @Param('stream_id', PathIntPipe) channelId: number,
     @ZulipParams() p: SubscriptionPropertyDto,
   ) {
-    await this.channels.updateSubscriptionProperties(actor, [{ stream_id: channelId, property: p.property, value: p.value }]);
+    await this.subscriptions.updateSubscriptionProperties(actor, [{ stream_id: channelId, property: p.property, value: p.value }]);
     return {};
   }
 

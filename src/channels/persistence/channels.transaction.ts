@@ -1,8 +1,15 @@
 import { channelAlreadyExists } from '@app/domain/channels';
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
+import { TypeOrmChannelFolderRepository } from './typeorm-channel-folder.repository.js';
 import { TypeOrmChannelQueries, TypeOrmChannelRepository } from './typeorm-channel.repository.js';
+import { TypeOrmSubscriptionRepository } from './typeorm-subscription.repository.js';
 
-export const channelsTransaction: TransactionContribution<'channels' | 'channelQueries'> = {
-  repositories: (em) => ({ channels: new TypeOrmChannelRepository(em), channelQueries: TypeOrmChannelQueries.within(em) }),
+export const channelsTransaction: TransactionContribution<'channels' | 'subscriptions' | 'channelFolders' | 'channelQueries'> = {
+  repositories: (em) => ({
+    channels: new TypeOrmChannelRepository(em),
+    subscriptions: new TypeOrmSubscriptionRepository(em),
+    channelFolders: new TypeOrmChannelFolderRepository(em),
+    channelQueries: TypeOrmChannelQueries.within(em),
+  }),
   uniqueViolations: { channels_realm_name_key: channelAlreadyExists },
 };

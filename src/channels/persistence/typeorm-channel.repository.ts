@@ -15,9 +15,9 @@ import {
   type ChannelRecord,
   ChannelRepository,
   type NewChannel,
-  pairKey,
   type SubscriptionRecord,
 } from '../application/channel.ports.js';
+import { toSubscription, TypeOrmSubscriptionRepository } from './typeorm-subscription.repository.js';
 
 const SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
 
@@ -66,31 +66,6 @@ async function toStates(em: EntityManager, rows: ChannelRow[]): Promise<(Channel
     ) as ChannelState['groupSettings'],
   }));
 }
-
-export const toSubscription = (r: Record<string, unknown>): SubscriptionRecord => ({
-  userId: r.user_id as number,
-  channelId: r.channel_id as number,
-  active: r.active as boolean,
-  color: r.color as string,
-  isMuted: r.is_muted as boolean,
-  pinToTop: r.pin_to_top as boolean,
-  desktopNotifications: r.desktop_notifications as boolean | null,
-  audibleNotifications: r.audible_notifications as boolean | null,
-  pushNotifications: r.push_notifications as boolean | null,
-  emailNotifications: r.email_notifications as boolean | null,
-  wildcardMentionsNotify: r.wildcard_mentions_notify as boolean | null,
-});
-
-const SUBSCRIPTION_COLUMNS = new Set([
-  'color',
-  'is_muted',
-  'pin_to_top',
-  'desktop_notifications',
-  'audible_notifications',
-  'push_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-]);
 
 export class TypeOrmChannelRepository extends ChannelRepository {
   constructor(private readonly em: EntityManager) {
@@ -192,44 +167,8 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     );
   }
 
-  async subscriptionRows(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>> {
-    if (userIds.length === 0 || channelIds.length === 0) return new Map();
-    const rows = await this.em.query(
-      `SELECT * FROM subscriptions WHERE user_id = ANY($1::int[]) AND channel_id = ANY($2::int[])`,
-      [userIds, channelIds],
-    );
-    return new Map(rows.map((r: Record<string, unknown>) => [pairKey(r.user_id as number, r.channel_id as number), toSubscription(r)]));
-  }
-
-  async usedColors(userIds: readonly number[]): Promise<Map<number, Set<string>>> {
-    const rows = await this.em.query(`SELECT DISTINCT user_id, color FROM subscriptions WHERE user_id = ANY($1::int[])`, [userIds]);
-    const out = new Map(userIds.map((u) => [u, new Set<string>()]));
-    for (const r of rows as { user_id: number; color: string }[]) out.get(r.user_id)!.add(r.color);
-    return out;
-  }
-
-  async subscribe(realmId: number, rows: readonly { userId: number; channelId: number; color: string }[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.em.query(
-      `INSERT INTO subscriptions (realm_id, user_id, channel_id, color)
-       SELECT $1, u, c, col FROM unnest($2::int[], $3::int[], $4::text[]) AS x(u, c, col)
-       ON CONFLICT (user_id, channel_id) DO UPDATE SET active = true`,
-      [realmId, rows.map((r) => r.userId), rows.map((r) => r.channelId), rows.map((r) => r.color)],
-    );
-  }
-
-  async unsubscribe(pairs: readonly { userId: number; channelId: number }[]): Promise<void> {
-    if (pairs.length === 0) return;
-    await this.em.query(
-      `UPDATE subscriptions s SET active = false FROM unnest($1::int[], $2::int[]) AS x(u, c)
-       WHERE s.user_id = x.u AND s.channel_id = x.c`,
-      [pairs.map((p) => p.userId), pairs.map((p) => p.channelId)],
-    );
-  }
-
-  async updateSubscription(userId: number, channelId: number, column: string, value: string | boolean): Promise<void> {
-    if (!SUBSCRIPTION_COLUMNS.has(column)) throw new Error(`not a subscription column: ${column}`);
-    await this.em.query(`UPDATE subscriptions SET ${column} = $3 WHERE user_id = $1 AND channel_id = $2`, [userId, channelId, value]);
+  subscriptionRows(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>> {
+    return new TypeOrmSubscriptionRepository(this.em).records(userIds, channelIds);
   }
 
   async setTopicVisibility(
@@ -262,7 +201,6 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     return rows.length > 0;
   }
 
-
   async emailToken(
     realmId: number,
     channelId: number,
@@ -281,36 +219,6 @@ export class TypeOrmChannelRepository extends ChannelRepository {
       [channelId, creatorId, senderId],
     );
     return row.token;
-  }
-
-  async folderExists(realmId: number, folderId: number): Promise<boolean> {
-    const rows = await this.em.query(`SELECT 1 FROM channel_folders WHERE realm_id = $1 AND id = $2`, [realmId, folderId]);
-    return rows.length > 0;
-  }
-
-  async folderNameTaken(realmId: number, name: string): Promise<boolean> {
-    const rows = await this.em.query(
-      `SELECT 1 FROM channel_folders WHERE realm_id = $1 AND lower(name) = lower($2) AND NOT is_archived`,
-      [realmId, name],
-    );
-    return rows.length > 0;
-  }
-
-  async createFolder(f: {
-    realmId: number;
-    name: string;
-    description: string;
-    renderedDescription: string;
-    creatorId: number;
-    now: Date;
-  }): Promise<number> {
-    const [row] = await this.em.query(
-      `INSERT INTO channel_folders (realm_id, name, description, rendered_description, date_created, creator_id)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [f.realmId, f.name, f.description, f.renderedDescription, f.now, f.creatorId],
-    );
-    await this.em.query(`UPDATE channel_folders SET "order" = id WHERE id = $1`, [row.id]);
-    return row.id;
   }
 
   async hasMessagesOutsideEmptyTopic(channelId: number): Promise<boolean> {

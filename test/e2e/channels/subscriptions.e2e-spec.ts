@@ -102,12 +102,34 @@ describe('personal subscription settings', () => {
 describe('DELETE /users/me/subscriptions', () => {
   it('unsubscribes oneself, listing what was not subscribed', async () => {
     const { leave } = await createChannels(t, ['leave'], { as: other });
+    // The third palette colour: other already uses the first two (general, random).
+    expect(await subscription(t, other, leave)).toMatchObject({ stream_id: leave, color: '#a6c7e5', is_muted: false, pin_to_top: false });
+    const settings = [
+      { stream_id: leave, property: 'is_muted', value: true },
+      { stream_id: leave, property: 'pin_to_top', value: true },
+    ];
+    expectSuccess(await t.post('users/me/subscriptions/properties', { as: other, form: { subscription_data: settings } }));
     const res = await t.delete('users/me/subscriptions', { as: other, query: { subscriptions: ['leave', 'private'] } });
     expectSuccess(res, { removed: ['leave'], not_removed: ['private'] });
     expect(await subscription(t, other, leave)).toBeUndefined();
-    // Resubscribing restores the subscription with its colour.
-    expectSuccess(await t.post('users/me/subscriptions', { as: other, form: { subscriptions: [{ name: 'leave' }] } }));
-    expect(await subscription(t, other, leave)).toBeDefined();
+    // Resubscribing restores the subscription with its colour and settings.
+    expectSuccess(await t.post('users/me/subscriptions', { as: other, form: { subscriptions: [{ name: 'leave' }] } }), {
+      subscribed: { [other.id]: ['leave'] },
+      already_subscribed: {},
+    });
+    expect(await subscription(t, other, leave)).toMatchObject({
+      stream_id: leave,
+      name: 'leave',
+      color: '#a6c7e5',
+      is_muted: true,
+      in_home_view: false,
+      pin_to_top: true,
+      desktop_notifications: null,
+      audible_notifications: null,
+      push_notifications: null,
+      email_notifications: null,
+      wildcard_mentions_notify: null,
+    });
   });
 
   it('answers a missing channel with STREAM_DOES_NOT_EXIST and removes nothing', async () => {
@@ -116,7 +138,7 @@ describe('DELETE /users/me/subscriptions', () => {
       stream: 'no-such-channel',
       channel_name: 'no-such-channel',
     });
-    expect(await subscription(t, other, ids.general)).toBeDefined();
+    expect(await subscription(t, other, ids.general)).toMatchObject({ stream_id: ids.general, name: 'general', color: '#76ce90', is_muted: false });
   });
 
   it('lets administrators remove others, and members only with can_remove_subscribers_group', async () => {

@@ -1,4 +1,3 @@
-import { insufficientPermission } from '../shared/domain-error.js';
 import { type GroupSettingValue, holdsGroupSetting } from '../users/group-setting.js';
 import { isAdmin, isGuest, type Role } from '../users/role.js';
 import type { ChannelGroupSettings } from './channel-settings.js';
@@ -57,7 +56,7 @@ export function isChannelAdministrator(c: ChannelAccessView, viewer: Viewer): bo
 /**
  * May subscribe other users: administrators (organization or channel), members of the
  * channel's can_add_subscribers_group, or holders of the organization's
- * can_add_subscribers_group for channels they can access.
+ * can_add_subscribers_group for channels they can access. Never a guest.
  */
 export function canAddSubscribers(
   c: ChannelAccessView,
@@ -68,21 +67,6 @@ export function canAddSubscribers(
   if (isChannelAdministrator(c, viewer)) return true;
   if (holdsGranting(viewer, c.groupSettings.can_add_subscribers_group)) return true;
   return hasContentAccess(c, viewer, subscribed) && holdsGranting(viewer, realmCanAddSubscribers);
-}
-
-/** Unsubscribing others from a set of channels (§6.2): all or nothing. */
-export function assertCanRemoveSubscribers(
-  channels: readonly { channel: ChannelAccessView; subscribed: boolean }[],
-  viewer: Viewer,
-): void {
-  if (isAdmin(viewer.role)) return;
-  if (isGuest(viewer.role)) throw insufficientPermission();
-  if (channels.every(({ channel }) => holds(viewer, channel.groupSettings.can_administer_channel_group))) return;
-  const allowed = channels.every(
-    ({ channel, subscribed }) =>
-      hasMetadataAccess(channel, viewer, subscribed) && holds(viewer, channel.groupSettings.can_remove_subscribers_group),
-  );
-  if (!allowed) throw insufficientPermission();
 }
 
 /** What decides who hears about a channel in events. */

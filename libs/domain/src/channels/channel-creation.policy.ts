@@ -2,6 +2,7 @@ import { badRequest, insufficientPermission } from '../shared/domain-error.js';
 import type { GroupSettingValue } from '../users/group-setting.js';
 import { ownerRequired } from '../users/role.js';
 import { type ChannelGroupSettingName, unsupportedCombination } from './channel-settings.js';
+import { assertDefaultChannelIsPublic } from './subscription.policy.js';
 
 /** A channel POST /users/me/subscriptions would create. */
 export interface NewChannelRequest {
@@ -48,7 +49,7 @@ export function assertCanCreateChannel(r: NewChannelRequest, f: CreationFacts): 
   if (r.inviteOnly && !f.canCreatePrivate) throw insufficientPermission();
   if (!r.inviteOnly && !f.canCreatePublic) throw insufficientPermission();
   if (r.isDefault && !f.isAdmin) throw insufficientPermission();
-  if (r.inviteOnly && r.isDefault) throw badRequest('A default channel cannot be private.');
+  assertDefaultChannelIsPublic({ isPrivate: r.inviteOnly, isDefault: r.isDefault });
   if (r.isWebPublic) {
     if (!f.webPublicEnabled) throw badRequest('Web-public channels are not enabled.');
     if (!f.canCreateWebPublic) throw insufficientPermission();

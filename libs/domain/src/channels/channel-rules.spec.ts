@@ -1,7 +1,6 @@
 import { Role } from '../users/role.js';
 import { Channel } from './channel.js';
 import {
-  assertCanRemoveSubscribers,
   channelViewers,
   canAddSubscribers,
   hasContentAccess,
@@ -14,7 +13,7 @@ import { assertCanCreateChannel, effectiveHistory, type CreationFacts } from './
 import { channelEmailLocalPart, slugify } from './channel-email.js';
 import { normaliseDescription, parseChannelFolderName, parseChannelName } from './channel-name.js';
 import { parseRetentionDays, streamPostPolicy } from './channel-settings.js';
-import { parseSubscriptionChange, pickColors, STREAM_ASSIGNMENT_COLORS } from './subscription.js';
+import { assertCanRemoveSubscribers } from './subscription.policy.js';
 
 import { aViewer, channelSettings, channelState, GROUP } from '../../test/builders.js';
 
@@ -226,33 +225,6 @@ describe('changing a channel', () => {
     c.setGroupSetting('can_resolve_topics_group', NOBODY, true);
     expect(c.settingsToStore()).toEqual(['can_send_message_group']);
     expect(Channel.assertCanSetRetention.bind(null, false)).toThrow('Must be an organization owner');
-  });
-});
-
-describe('subscription properties', () => {
-  it('maps in_home_view to the inverse of is_muted', () => {
-    expect(parseSubscriptionChange('in_home_view', false)).toEqual({ column: 'is_muted', value: true });
-    expect(parseSubscriptionChange('is_muted', false)).toEqual({ column: 'is_muted', value: false });
-  });
-  it.each([
-    ['color', '#abc', null],
-    ['color', '#AABBCC', null],
-    ['color', 'red', 'color is not a valid hex color code'],
-    ['color', '#1234567', 'color is not a valid hex color code'],
-    ['color', true, 'color is not a valid hex color code'],
-    ['pin_to_top', 'true', 'pin_to_top is not a boolean'],
-    ['volume', true, 'Unknown subscription property: volume'],
-  ])('%s = %j', (p, v, error) => {
-    if (error === null) expect(parseSubscriptionChange(p, v)).toEqual({ column: p, value: v });
-    else expect(() => parseSubscriptionChange(p, v)).toThrow(error);
-  });
-  it('picks unused palette colours in channel order, then by channel id', () => {
-    const used = new Set([STREAM_ASSIGNMENT_COLORS[0]]);
-    const picked = pickColors(used, [12, 11], new Map([[30, '#000000']]));
-    expect(picked.get(11)).toBe(STREAM_ASSIGNMENT_COLORS[1]);
-    expect(picked.get(12)).toBe(STREAM_ASSIGNMENT_COLORS[2]);
-    expect(pickColors(new Set(STREAM_ASSIGNMENT_COLORS), [25], new Map()).get(25)).toBe(STREAM_ASSIGNMENT_COLORS[1]);
-    expect(pickColors(new Set(), [5], new Map([[5, '#010203']])).get(5)).toBe('#010203');
   });
 });
 

@@ -5,6 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../realm/realm-settings.js';
 import { ownerRequired } from '../users/role.js';
 import type { ChannelGroupSettingName, ChannelGroupSettings, TopicsPolicy } from './channel-settings.js';
 import { unsupportedCombination } from './channel-settings.js';
+import { assertDefaultChannelIsPublic } from './subscription.policy.js';
 
 export interface ChannelState {
   id: number;
@@ -98,7 +99,7 @@ export class Channel extends AggregateRoot<ChannelEvent> {
       req.historyPublicToSubscribers ?? (req.isPrivate !== undefined ? !req.isPrivate : this.state.historyPublicToSubscribers);
     if (isWebPublic && (!history || isPrivate)) throw badRequest('Invalid parameters');
     if (!isPrivate && !history) throw badRequest('Invalid parameters');
-    if (isPrivate && f.isDefaultChannel) throw badRequest('A default channel cannot be private.');
+    assertDefaultChannelIsPublic({ isPrivate, isDefault: f.isDefaultChannel });
     if (!isPrivate && f.isModerationRequestChannel) throw badRequest('Moderation request channel must be private.');
     if (!history && this.state.groupSettings.can_create_topic_group !== f.everyoneGroupId) {
       throw unsupportedCombination('history_public_to_subscribers', 'can_create_topic_group');

@@ -5,3 +5,4 @@ export * from './channel-email.js';
 export * from './channel-name.js';
 export * from './channel-settings.js';
 export * from './subscription.js';
+export * from './subscription.policy.js';
