@@ -4,3 +4,4 @@
  */
 export * from './builders/common.js';
 export * from './builders/channels.js';
+export * from './builders/messages.js';
