@@ -1,4 +1,4 @@
-import type { Channel, Viewer } from '@app/domain/channels';
+import { type Channel, holds, type Viewer } from '@app/domain/channels';
 import {
   automaticVisibilityAfterSend,
   type ChannelSendFacts,
@@ -12,7 +12,6 @@ import {
   readBySenderDefault,
   VisibilityPolicy,
 } from '@app/domain/messages';
-import { holds } from '@app/domain/channels';
 import { badRequest, DomainError } from '@app/domain/shared';
 import { type Actor, type GroupSettingValue, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';

@@ -192,7 +192,8 @@ export class Message extends AggregateRoot<MessageEvent> {
       assertCanMentionGroups(to.sender, m.mentions.loudGroups);
     }
     const topicWildcardUsers = to.kind === 'channel' && m.mentions.syntax.topicWildcard ? [...new Set([...to.topicParticipants, m.senderId])] : [];
-    return Message.newMessage(m, to, now, {
+    const place = to.kind === 'channel' ? { recipientId: to.recipientId, channelId: to.channel.id, topic: to.topic } : { recipientId: to.recipientId, channelId: null, topic: '' };
+    return Message.newMessage(m, place, now, {
       audience: to.kind === 'channel' ? { kind: 'channel', channelId: to.channel.id } : { kind: 'direct', userIds: to.participants },
       senderId: m.senderId,
       senderRead: m.readBySender,
@@ -227,8 +228,8 @@ export class Message extends AggregateRoot<MessageEvent> {
     alsoReadBy: readonly number[],
     now: Date,
   ): Message {
-    const facts = to.kind === 'channel' ? { kind: 'channel' as const, channelId: to.channelId, recipientId: to.recipientId, topic: to.topic } : to;
-    return Message.newMessage({ ...m, hasAttachment: false }, facts, now, {
+    const place = to.kind === 'channel' ? { recipientId: to.recipientId, channelId: to.channelId, topic: to.topic } : { recipientId: to.recipientId, channelId: null, topic: '' };
+    return Message.newMessage({ ...m, hasAttachment: false }, place, now, {
       audience: to.kind === 'channel' ? { kind: 'channel', channelId: to.channelId } : { kind: 'direct', userIds: to.participants },
       senderId: m.senderId,
       senderRead: true,
@@ -241,18 +242,15 @@ export class Message extends AggregateRoot<MessageEvent> {
 
   private static newMessage(
     m: Omit<NewMessage, 'readBySender' | 'mentions'>,
-    to: { kind: 'channel'; recipientId: number; topic: string; channelId?: number; channel?: Channel } | { kind: 'direct'; recipientId: number },
+    place: { recipientId: number; channelId: number | null; topic: string },
     now: Date,
     flags: FlagPlan,
   ): Message {
-    const channelId = to.kind === 'channel' ? (to.channel?.id ?? to.channelId!) : null;
     const message = new Message({
       id: 0,
       realmId: m.realmId,
       senderId: m.senderId,
-      recipientId: to.recipientId,
-      channelId,
-      topic: to.kind === 'channel' ? to.topic : '',
+      ...place,
       content: m.content,
       renderedContent: m.renderedContent,
       dateSent: now,
