@@ -4,4 +4,4 @@
  */
 export * from './application/message-reads.service.js';
 export * from './application/message-renderer.js';
-export * from './application/message-send.service.js';
+export * from './application/notification-bot.js';

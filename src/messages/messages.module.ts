@@ -9,6 +9,8 @@ import { MessagesController } from './http/messages.controller.js';
 import { MessageEditService } from './application/message-edit.service.js';
 import { MessageFlagsService } from './application/message-flags.service.js';
 import { UploadsService } from './application/uploads.service.js';
+import { MentionResolver } from './application/mention-resolver.js';
+import { NotificationBot } from './application/notification-bot.js';
 import { FileStorage } from './application/message.ports.js';
 import { LocalFileStorage } from './persistence/local-file-storage.js';
 import { ServerConfig } from '../shared/config/server-config.js';
@@ -20,6 +22,8 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
   providers: [
     MessageSendService,
     MessageEditService,
+    MentionResolver,
+    NotificationBot,
     MessageFlagsService,
     UploadsService,
     { provide: FileStorage, inject: [ServerConfig], useFactory: (c: ServerConfig) => new LocalFileStorage(c.uploadsDir) },
@@ -28,6 +32,6 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
   ],
-  exports: [MessageSendService, MessageReadsService, MessageRenderer],
+  exports: [NotificationBot, MessageReadsService, MessageRenderer],
 })
 export class MessagesModule {}

@@ -5,3 +5,4 @@
 export * from './builders/common.js';
 export * from './builders/channels.js';
 export * from './builders/subscriptions.js';
+export * from './builders/messages.js';

@@ -9,7 +9,7 @@ import { invalidMessage } from '@app/domain/messages';
 import { DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { MessageReadsService, MessageRenderer, MessageSendService } from '../../messages/index.js';
+import { MessageReadsService, MessageRenderer, NotificationBot } from '../../messages/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { isStorableId } from '../../shared/application/ids.js';
 import { presentReminder } from './draft.views.js';
@@ -40,7 +40,7 @@ export class RemindersService {
     private readonly clock: Clock,
     private readonly config: ServerConfig,
     private readonly reads: MessageReadsService,
-    private readonly send: MessageSendService,
+    private readonly bot: NotificationBot,
     private readonly renderer: MessageRenderer,
     private readonly logger: AppLogger,
   ) {}
@@ -153,7 +153,7 @@ export class RemindersService {
           if (!(e instanceof DomainError)) throw e;
         }
       }
-      messageId = await this.send.postDirectNotice(tx, r.realmId, owner.id, content, rendered, now);
+      messageId = await this.bot.postDirectNotice(tx, r.realmId, owner.id, content, rendered, now);
     }
     await tx.reminders.markDelivered(r.id, messageId);
     tx.afterCommit([{ realmId: r.realmId, event: { type: 'reminders', op: 'remove', reminder_id: r.id }, userIds: [r.userId] }]);
@@ -163,7 +163,7 @@ export class RemindersService {
   private async accessibleTarget(tx: Tx, actor: Actor, messageId: number): Promise<ReminderTarget | null> {
     const m = isStorableId(messageId) ? await tx.messages.find(actor.realmId, messageId) : null;
     if (m === null) return null;
-    const hasRow = (await tx.messages.userMessageFlags(actor.userId, m.id)) !== null;
+    const hasRow = (await tx.userMessages.flags(actor.userId, m.id)) !== null;
     if (!(await this.reads.canRead(tx, actor, m, hasRow))) return null;
     const sender = (await tx.users.findById(actor.realmId, m.senderId))!;
     const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
@@ -172,7 +172,7 @@ export class RemindersService {
       content: m.content,
       sender: { id: sender.id, fullName: sender.fullName },
       channel: channel === null ? null : { id: channel.id, name: channel.name, topic: m.topic },
-      participantIds: m.channelId === null ? await tx.messages.directParticipants(m.recipientId) : [],
+      participantIds: m.channelId === null ? ((await tx.conversations.directParticipantsOf([m.recipientId])).get(m.recipientId) ?? []) : [],
     };
   }
 

@@ -9,7 +9,8 @@ import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage } from './message-access.js';
 import type { NarrowTerm } from './message-queries.js';
 import { MessageReadsService } from './message-reads.service.js';
-import { viewerOf } from './message-send.service.js';
+import { viewerOf } from './message-access.js';
+import { flagsUpdatedEvent, unreadMessageDetails } from './message.events.js';
 
 export interface FlagResult {
   changed: number[];
@@ -31,7 +32,7 @@ export class MessageFlagsService {
 
   private async apply(tx: Tx, actor: Actor, ids: number[], change: ReturnType<typeof parseFlagChange>): Promise<FlagResult> {
     const markUnread = change.flag === 'read' && !change.add;
-    const messages = await tx.messages.messagesBasics(actor.realmId, ids);
+    const messages = await tx.messages.findMany(actor.realmId, ids);
     let ignoredChannels: number[] | null = null;
     if (markUnread) {
       // A channel message can be unread only while its reader is subscribed.
@@ -44,7 +45,7 @@ export class MessageFlagsService {
         return !(m && m.channelId !== null && unsubscribed.has(m.channelId));
       });
     }
-    const existing = await tx.messages.existingFlags(actor.userId, ids);
+    const existing = await tx.userMessages.existingFlags(actor.userId, ids);
     // Without a row a message counts as read + historical: only starring, collapsing and
     // marking unread need a (historical) row, and only for messages the user can read.
     const needsRow = ids.filter((id) => !existing.has(id) && (change.add ? change.flag !== 'read' : change.flag === 'read'));
@@ -63,47 +64,33 @@ export class MessageFlagsService {
       }
       const base = FLAG_BITS.read;
       const flags = change.add ? base | change.bit : base & ~change.bit;
-      await tx.messages.insertHistoricalRows(actor.userId, needsRow, flags);
+      await tx.userMessages.insertHistoricalRows(actor.userId, needsRow, flags);
     }
-    const updated = await tx.messages.setFlag(actor.userId, ids.filter((id) => existing.has(id)), change.bit, change.add);
+    const updated = await tx.userMessages.setFlag(actor.userId, ids.filter((id) => existing.has(id)), change.bit, change.add);
     const changed = [...updated, ...needsRow].sort((a, b) => a - b);
-    const op = change.add ? 'add' : 'remove';
-    const event: Record<string, unknown> & { type: string } = { type: 'update_message_flags', op, operation: op, flag: change.flag, messages: changed, all: false };
-    if (markUnread) event.message_details = await this.messageDetails(tx, actor, changed, messages, existing);
-    tx.afterCommit([{ realmId: actor.realmId, event, userIds: [actor.userId] }]);
+    const details = markUnread ? await this.messageDetails(tx, actor, changed, messages, existing) : undefined;
+    tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: change.flag, add: change.add, messages: changed }, details)]);
     return { changed, ignoredChannels };
   }
 
-  /** `message_details` of a `remove read` event (spec 30 §7.4), keyed by id as a string. */
+  /** `message_details` of a `remove read` event (spec 30 §7.4). */
   private async messageDetails(
     tx: Tx,
     actor: Actor,
     ids: number[],
-    messages: Awaited<ReturnType<Tx['messages']['messagesBasics']>>,
+    messages: Awaited<ReturnType<Tx['messages']['findMany']>>,
     flags: Map<number, number>,
   ): Promise<Record<string, Record<string, unknown>>> {
-    const mention = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
     const directRecipients = [...new Set(ids.map((id) => messages.get(id)!).filter((m) => m.channelId === null).map((m) => m.recipientId))];
-    const participants = await tx.messages.directParticipantsOf(directRecipients);
-    const details: Record<string, Record<string, unknown>> = {};
-    for (const id of ids) {
-      const m = messages.get(id)!;
-      const d: Record<string, unknown> =
-        m.channelId !== null ? { type: 'stream', stream_id: m.channelId, topic: m.topic } : { type: 'private', user_ids: [] as number[] };
-      if (m.channelId === null) d.user_ids = (participants.get(m.recipientId) ?? []).filter((u) => u !== actor.userId);
-      if (((flags.get(id) ?? 0) & mention) !== 0) d.mentioned = true;
-      details[String(id)] = d;
-    }
-    return details;
+    const participants = await tx.conversations.directParticipantsOf(directRecipients);
+    return unreadMessageDetails(actor.userId, ids, messages, flags, participants);
   }
 
   /** POST /mark_all_as_read. */
   async markAllAsRead(actor: Actor): Promise<number> {
     return this.uow.run(async (tx) => {
-      const changed = await tx.messages.markAllRead(actor.userId, null, null);
-      tx.afterCommit([
-        { realmId: actor.realmId, event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true }, userIds: [actor.userId] },
-      ]);
+      const changed = await tx.userMessages.markAllRead(actor.userId, null, null);
+      tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, messages: [], all: true })]);
       return changed.length;
     });
   }
@@ -112,7 +99,7 @@ export class MessageFlagsService {
   async markChannelAsRead(actor: Actor, channelId: number): Promise<void> {
     await this.uow.run(async (tx) => {
       await this.accessibleChannel(tx, actor, channelId);
-      this.readEvent(tx, actor, await tx.messages.markAllRead(actor.userId, channelId, null));
+      this.readEvent(tx, actor, await tx.userMessages.markAllRead(actor.userId, channelId, null));
     });
   }
 
@@ -120,8 +107,8 @@ export class MessageFlagsService {
   async markTopicAsRead(actor: Actor, channelId: number, topic: string): Promise<void> {
     await this.uow.run(async (tx) => {
       await this.accessibleChannel(tx, actor, channelId);
-      const changed = await tx.messages.markAllRead(actor.userId, channelId, topic);
-      if (changed.length === 0 && !(await tx.messages.userHasTopic(actor.userId, channelId, topic))) {
+      const changed = await tx.userMessages.markAllRead(actor.userId, channelId, topic);
+      if (changed.length === 0 && !(await tx.userMessages.userHasTopic(actor.userId, channelId, topic))) {
         throw badRequest(`No such topic '${topic}'`);
       }
       this.readEvent(tx, actor, changed);
@@ -129,8 +116,7 @@ export class MessageFlagsService {
   }
 
   private readEvent(tx: Tx, actor: Actor, ids: number[]): void {
-    const event = { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [...ids].sort((a, b) => a - b), all: false };
-    tx.afterCommit([{ realmId: actor.realmId, event, userIds: [actor.userId] }]);
+    tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, messages: [...ids].sort((a, b) => a - b) })]);
   }
 
   private async accessibleChannel(tx: Tx, actor: Actor, channelId: number): Promise<void> {

@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { pairKey } from '../../channels/index.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
-import { canAccessMessage } from './message-access.js';
+import { canAccessMessage, viewerOf } from './message-access.js';
 import {
   type CompiledNarrow,
   type Condition,
@@ -17,7 +17,7 @@ import {
   type RangeResult,
 } from './message-queries.js';
 import type { MessageRecord } from './message.ports.js';
-import { viewerOf } from './message-send.service.js';
+
 
 const badNarrow = (desc: string) => new DomainError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 'invalid', { desc });
 
@@ -57,7 +57,7 @@ export class MessageReadsService {
     return this.uow.run(async (tx) => {
       const m = await tx.messages.find(actor.realmId, messageId);
       if (m === null) throw invalidMessage();
-      const flags = await tx.messages.userMessageFlags(actor.userId, m.id);
+      const flags = await tx.userMessages.flags(actor.userId, m.id);
       if (!(await this.canRead(tx, actor, m, flags !== null))) throw invalidMessage();
       return { message: m, flags };
     });
@@ -72,86 +72,82 @@ export class MessageReadsService {
   }
 
   private async compileNarrow(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<CompiledNarrow> {
-    const conditions: Condition[] = [];
-    let channelHistory: CompiledNarrow['channelHistory'] = null;
+    const narrow: CompiledNarrow = { channelHistory: null, conditions: [] };
     for (const t of terms) {
-      const negated = t.negated;
-      switch (t.operator) {
-        case 'channel':
-        case 'stream': {
-          const found =
-            typeof t.operand === 'number'
-              ? await tx.channels.findById(actor.realmId, t.operand)
-              : typeof t.operand === 'string'
-                ? /^\d+$/.test(t.operand)
-                  ? await tx.channels.findById(actor.realmId, Number(t.operand))
-                  : ((await tx.channels.findByNames(actor.realmId, [t.operand.trim()]))[0] ?? null)
-                : null;
-          if (found === null) throw badNarrow(`unknown channel ${String(t.operand)}`);
-          const viewer = await this.viewer(tx, actor);
-          const sub = await tx.channels.subscriptionRows([actor.userId], [found.id]);
-          const access = hasContentAccess(found, viewer, sub.get(pairKey(actor.userId, found.id))?.active === true);
-          if (!negated && access && channelHistory === null) {
-            channelHistory = { channelId: found.id, requireRow: !found.snapshot().historyPublicToSubscribers };
-          } else conditions.push({ kind: 'channel', channelId: found.id, negated });
-          break;
-        }
-        case 'topic':
-        case 'subject': {
-          if (typeof t.operand !== 'string') throw badNarrow(`unknown topic ${String(t.operand)}`);
-          const topic = t.operand === EMPTY_TOPIC_DISPLAY_NAME ? '' : t.operand;
-          conditions.push({ kind: 'topic', topic, negated });
-          break;
-        }
-        case 'sender':
-          conditions.push({ kind: 'sender', userId: await this.userOf(tx, actor, t.operand), negated });
-          break;
-        case 'dm':
-        case 'pm-with': {
-          const operands = Array.isArray(t.operand)
-            ? t.operand
-            : typeof t.operand === 'string'
-              ? t.operand.split(',').map((s) => s.trim())
-              : [t.operand];
-          const ids: number[] = [];
-          for (const o of operands) ids.push(await this.userOf(tx, actor, o));
-          conditions.push({ kind: 'recipient', recipientId: await this.queries.directRecipientOf(actor.realmId, [actor.userId, ...ids]), negated });
-          break;
-        }
-        case 'dm-including':
-          conditions.push({ kind: 'dm_including', userId: await this.userOf(tx, actor, t.operand), negated });
-          break;
-        case 'is': {
-          const what = t.operand === 'private' ? 'dm' : t.operand;
-          if (!['dm', 'starred', 'unread', 'mentioned', 'resolved', 'alerted'].includes(what as string)) {
-            throw badNarrow(`unknown 'is' operand ${String(t.operand)}`);
-          }
-          conditions.push({ kind: 'is', what: what as 'dm', negated });
-          break;
-        }
-        case 'id': {
-          const id = typeof t.operand === 'string' && /^\d+$/.test(t.operand) ? Number(t.operand) : t.operand;
-          if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badNarrow('Invalid message ID');
-          conditions.push({ kind: 'id', id, negated });
-          break;
-        }
-        case 'search':
-          if (typeof t.operand !== 'string') throw badNarrow('unknown search');
-          conditions.push({ kind: 'search', text: t.operand, negated });
-          break;
-        case 'has':
-          if (!['attachment', 'link', 'image', 'reaction'].includes(t.operand as string)) {
-            throw badNarrow(`unknown 'has' operand ${String(t.operand)}`);
-          }
-          conditions.push({ kind: 'has', what: t.operand as 'link', negated });
-          break;
-        case 'near':
-          break; // an anchor hint for clients; the server's range comes from `anchor`
-        default:
-          throw badNarrow(`unknown operator ${t.operator}`);
+      if (t.operator === 'channel' || t.operator === 'stream') await this.channelTerm(tx, actor, t, narrow);
+      else {
+        const condition = await this.condition(tx, actor, t);
+        if (condition !== null) narrow.conditions.push(condition);
       }
     }
-    return { channelHistory, conditions };
+    return narrow;
+  }
+
+  /** The first readable, non-negated channel searches the channel's history; others filter. */
+  private async channelTerm(tx: Tx, actor: Actor, t: NarrowTerm, narrow: CompiledNarrow): Promise<void> {
+    const found =
+      typeof t.operand === 'number'
+        ? await tx.channels.findById(actor.realmId, t.operand)
+        : typeof t.operand === 'string'
+          ? /^\d+$/.test(t.operand)
+            ? await tx.channels.findById(actor.realmId, Number(t.operand))
+            : ((await tx.channels.findByNames(actor.realmId, [t.operand.trim()]))[0] ?? null)
+          : null;
+    if (found === null) throw badNarrow(`unknown channel ${String(t.operand)}`);
+    const viewer = await this.viewer(tx, actor);
+    const sub = await tx.channels.subscriptionRows([actor.userId], [found.id]);
+    const access = hasContentAccess(found, viewer, sub.get(pairKey(actor.userId, found.id))?.active === true);
+    if (!t.negated && access && narrow.channelHistory === null) {
+      narrow.channelHistory = { channelId: found.id, requireRow: !found.snapshot().historyPublicToSubscribers };
+    } else narrow.conditions.push({ kind: 'channel', channelId: found.id, negated: t.negated });
+  }
+
+  /** Every operator but `channel`: its condition, or null for `near` (an anchor hint for clients). */
+  private async condition(tx: Tx, actor: Actor, t: NarrowTerm): Promise<Condition | null> {
+    const negated = t.negated;
+    switch (t.operator) {
+      case 'topic':
+      case 'subject':
+        if (typeof t.operand !== 'string') throw badNarrow(`unknown topic ${String(t.operand)}`);
+        return { kind: 'topic', topic: t.operand === EMPTY_TOPIC_DISPLAY_NAME ? '' : t.operand, negated };
+      case 'sender':
+        return { kind: 'sender', userId: await this.userOf(tx, actor, t.operand), negated };
+      case 'dm':
+      case 'pm-with':
+        return { kind: 'recipient', recipientId: await this.directRecipient(tx, actor, t.operand), negated };
+      case 'dm-including':
+        return { kind: 'dm_including', userId: await this.userOf(tx, actor, t.operand), negated };
+      case 'is': {
+        const what = t.operand === 'private' ? 'dm' : t.operand;
+        if (!['dm', 'starred', 'unread', 'mentioned', 'resolved', 'alerted'].includes(what as string)) {
+          throw badNarrow(`unknown 'is' operand ${String(t.operand)}`);
+        }
+        return { kind: 'is', what: what as 'dm', negated };
+      }
+      case 'id': {
+        const id = typeof t.operand === 'string' && /^\d+$/.test(t.operand) ? Number(t.operand) : t.operand;
+        if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badNarrow('Invalid message ID');
+        return { kind: 'id', id, negated };
+      }
+      case 'search':
+        if (typeof t.operand !== 'string') throw badNarrow('unknown search');
+        return { kind: 'search', text: t.operand, negated };
+      case 'has':
+        if (!['attachment', 'link', 'image', 'reaction'].includes(t.operand as string)) throw badNarrow(`unknown 'has' operand ${String(t.operand)}`);
+        return { kind: 'has', what: t.operand as 'link', negated };
+      case 'near':
+        return null; // an anchor hint for clients; the server's range comes from `anchor`
+      default:
+        throw badNarrow(`unknown operator ${t.operator}`);
+    }
+  }
+
+  /** The conversation of the actor and the listed users (ids or emails, a list or comma-separated). */
+  private async directRecipient(tx: Tx, actor: Actor, operand: unknown): Promise<number | null> {
+    const operands = Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((s) => s.trim()) : [operand];
+    const ids: number[] = [];
+    for (const o of operands) ids.push(await this.userOf(tx, actor, o));
+    return this.queries.directRecipientOf(actor.realmId, [actor.userId, ...ids]);
   }
 
   private async userOf(tx: Tx, actor: Actor, operand: unknown): Promise<number> {

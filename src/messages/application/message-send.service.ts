@@ -1,32 +1,29 @@
 import { type Channel, holds, type Viewer } from '@app/domain/channels';
 import {
-  assertCanPostToChannel,
-  assertCanSendDirectMessage,
-  assertCanUseTopic,
-  assertCanUseWildcards,
-  assertTopicAllowed,
   automaticVisibilityAfterSend,
+  type ChannelSendFacts,
   DEFAULT_AUTOMATIC_VISIBILITY,
-  effectiveTopicsPolicy,
+  type DirectSendFacts,
   extractMentions,
-  FLAG_BITS,
+  Message,
+  type NewMessage,
   normaliseContent,
   parseTopicForSend,
   readBySenderDefault,
-  referencedUploadPaths,
   VisibilityPolicy,
 } from '@app/domain/messages';
-import { RealmTopicsPolicy } from '@app/domain/realm';
 import { badRequest, DomainError } from '@app/domain/shared';
-import { type Actor, type GroupSettingValue, isGuest, SystemGroup } from '@app/domain/users';
+import { type Actor, type GroupSettingValue, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { pairKey, userTopicEvent } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext, type UserRecord } from '../../users/index.js';
-import type { MentionCandidates } from './message.ports.js';
+import { claimableAttachments } from './attachment-claims.js';
+import { realmTopicsPolicy, viewerOf } from './message-access.js';
 import { messageEvent } from './message.events.js';
-import { type MentionTargets, MessageRenderer } from './message-renderer.js';
+import { MessageRenderer } from './message-renderer.js';
+import { type MentionResolution, MentionResolver } from './mention-resolver.js';
 
 export interface SendRequest {
   type: 'direct' | 'private' | 'channel' | 'stream';
@@ -49,13 +46,6 @@ type Destination =
   | { kind: 'channel'; byName?: string; byId?: number; topic: string }
   | { kind: 'direct'; users: UserRecord[] };
 
-/** The Viewer of the domain's channel rules. */
-export const viewerOf = (actor: Actor, ctx: ActorContext): Viewer => ({
-  userId: actor.userId,
-  role: actor.role,
-  groupIds: ctx.groupIds,
-});
-
 const localEchoOf = (req: SendRequest) =>
   req.queueId !== undefined && req.localId !== undefined ? { queueId: req.queueId, localId: req.localId } : undefined;
 
@@ -66,9 +56,10 @@ export class MessageSendService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly renderer: MessageRenderer,
+    private readonly mentions: MentionResolver,
   ) {}
 
-  async send(actor: Actor, req: SendRequest): Promise<SendResult> {
+  async sendMessage(actor: Actor, req: SendRequest): Promise<SendResult> {
     return this.uow.run(async (tx) => {
       const destination = await this.parseRecipients(tx, actor, req);
       const content = normaliseContent(req.content);
@@ -131,6 +122,7 @@ export class MessageSendService {
     return c;
   }
 
+  /** A channel message: facts for the sending rules, `Message.create`, store, events, topic visibility. */
   private async sendToChannel(
     tx: Tx,
     actor: Actor,
@@ -140,108 +132,121 @@ export class MessageSendService {
     req: SendRequest,
   ): Promise<SendResult> {
     const channel = await this.findChannel(tx, actor, d);
-    const viewer = viewerOf(actor, ctx);
     const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
+    const facts = await this.channelFacts(tx, actor, ctx, sender, channel, d.topic);
+    const syntax = extractMentions(content);
+    const resolution = await this.mentions.resolve(tx, actor.realmId, syntax);
+    facts.activeSubscribers = syntax.streamWildcard ? await tx.conversations.activeSubscriberCount(channel.id) : 0;
+    const now = this.clock.now();
+    const rendered = this.renderer.render(content, resolution.targets);
+    facts.recipientId = await tx.conversations.channelRecipient(actor.realmId, channel.id);
+    const attachments = await claimableAttachments(tx, actor, content);
+    const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
+    const rows = await tx.messages.add(message);
+    await tx.messages.markChannelFirstMessage(channel.id, message.id);
+    await tx.attachments.link(message.id, attachments);
+    message.pullEvents();
+    tx.afterCommit([
+      messageEvent({
+        ...this.eventFields(message, ctx, req),
+        sender,
+        channel: { id: channel.id, name: channel.name, public: !channel.inviteOnly },
+        participants: [],
+        rows,
+      }),
+    ]);
+    const result: SendResult = { id: message.id };
+    if (!sender.isBot) {
+      const next = await this.followAfterSend(tx, actor, channel.id, d.topic, facts, now);
+      if (next !== null) result.automaticNewVisibilityPolicy = next;
+    }
+    await this.followMentioned(tx, actor, channel.id, d.topic, resolution, now);
+    return result;
+  }
+
+  /**
+   * What the sending rules read about the channel (spec 10 §2.5): the sender's (and a bot's
+   * owner's) groups and subscriptions, the topic's existence and senders. Subscriber count and
+   * recipient are filled in later (after mention resolution, as Zulip orders its queries).
+   */
+  private async channelFacts(tx: Tx, actor: Actor, ctx: ActorContext, sender: UserRecord, channel: Channel, topic: string): Promise<ChannelSendFacts & { muted: boolean }> {
     const ownerId = sender.isBot ? sender.botOwnerId : null;
     const rows = await tx.channels.subscriptionRows(ownerId !== null ? [actor.userId, ownerId] : [actor.userId], [channel.id]);
     const subscription = rows.get(pairKey(actor.userId, channel.id));
-    const owner = ownerId !== null ? await this.ownerViewer(tx, actor, ownerId) : null;
-    const s = channel.snapshot();
-    assertCanPostToChannel({
-      channelName: s.name,
-      canSendMessage: holds(viewer, s.groupSettings.can_send_message_group) || (owner !== null && holds(owner, s.groupSettings.can_send_message_group)),
-      isArchived: s.isArchived,
-      isWebPublic: s.isWebPublic,
-      inviteOnly: s.inviteOnly,
-      historyPublicToSubscribers: s.historyPublicToSubscribers,
-      senderIsGuest: isGuest(actor.role),
+    const botOwner = ownerId !== null ? await this.ownerViewer(tx, actor, ownerId) : null;
+    const topicFacts = await tx.messages.topicFacts(channel.id, topic);
+    return {
+      kind: 'channel',
+      channel,
+      recipientId: 0,
+      topic,
+      sender: viewerOf(actor, ctx),
+      botOwner,
       subscribed: subscription?.active === true,
       botOwnerSubscribed: ownerId !== null && rows.get(pairKey(ownerId, channel.id))?.active === true,
-      inContentGrantingGroup: holds(viewer, s.groupSettings.can_subscribe_group) || holds(viewer, s.groupSettings.can_add_subscribers_group),
-    });
-    const topicFacts = await tx.messages.topicFacts(channel.id, d.topic);
-    const everyone = ctx.systemGroups.get(SystemGroup.EVERYONE);
-    const canCreateTopic =
-      s.groupSettings.can_create_topic_group === everyone ||
-      holds(viewer, s.groupSettings.can_create_topic_group) ||
-      (owner !== null && holds(owner, s.groupSettings.can_create_topic_group));
-    assertCanUseTopic(topicFacts.exists, canCreateTopic);
-    const realmPolicy = ctx.realm.topicsPolicy === RealmTopicsPolicy.disable_empty_topic ? 'disable_empty_topic' : 'allow_empty_topic';
-    assertTopicAllowed(d.topic, effectiveTopicsPolicy(s.topicsPolicy, realmPolicy));
+      topicExists: topicFacts.exists,
+      topicParticipants: topicFacts.participants,
+      activeSubscribers: 0,
+      realm: { topicsPolicy: realmTopicsPolicy(ctx), everyoneGroupId: ctx.systemGroups.get(SystemGroup.EVERYONE), canMentionManyUsers: ctx.realmSettings.can_mention_many_users_group },
+      muted: subscription?.isMuted === true,
+    };
+  }
 
-    const mentions = extractMentions(content);
-    const { targets, mentionedUsers, candidates } = await this.resolveMentions(tx, actor, viewer, mentions);
-    const participants = [...new Set([...topicFacts.participants, actor.userId])];
-    assertCanUseWildcards({
-      streamWildcard: mentions.streamWildcard,
-      topicWildcard: mentions.topicWildcard,
-      activeSubscribers: mentions.streamWildcard ? await tx.messages.activeSubscriberCount(channel.id) : 0,
-      topicParticipants: participants.length,
-      canMentionManyUsers: holds(viewer, ctx.realmSettings.can_mention_many_users_group),
-    });
-
-    const now = this.clock.now();
-    const rendered = this.renderer.render(content, targets);
-    const recipientId = await tx.messages.channelRecipient(actor.realmId, channel.id);
-    const attachments = await this.attachmentsToClaim(tx, actor, content);
-    const id = await tx.messages.insert({
+  private newMessage(actor: Actor, req: SendRequest, content: string, rendered: string, r: MentionResolution, attachments: number[]): NewMessage {
+    return {
       realmId: actor.realmId,
       senderId: actor.userId,
-      recipientId,
-      channelId: channel.id,
-      topic: d.topic,
       content,
       renderedContent: rendered,
-      dateSent: now,
       sendingClient: req.client,
       hasAttachment: attachments.length > 0,
-    });
-    const userRows = await tx.messages.insertChannelUserMessages(id, channel.id, {
-      senderId: actor.userId,
-      senderRead: req.readBySender ?? readBySenderDefault(req.client),
-      mentioned: mentionedUsers,
-      streamWildcard: mentions.streamWildcard,
-      topicWildcardUsers: mentions.topicWildcard ? participants : [],
-    });
-    await tx.messages.markChannelFirstMessage(channel.id, id);
-    await tx.messages.linkAttachments(id, attachments);
-    tx.afterCommit([
-      messageEvent({
-        realmId: actor.realmId,
-        realmStringId: ctx.realm.stringId,
-        id,
-        sender,
-        channel: { id: channel.id, name: s.name, public: !s.inviteOnly },
-        participants: [],
-        recipientId,
-        topic: d.topic,
-        content,
-        renderedContent: rendered,
-        dateSent: now,
-        client: req.client,
-        rows: userRows,
-        localEcho: localEchoOf(req),
-      }),
-    ]);
+      readBySender: req.readBySender ?? readBySenderDefault(req.client),
+      mentions: r.mentions,
+    };
+  }
 
-    const result: SendResult = { id };
-    if (!sender.isBot) {
-      const current = await tx.messages.topicVisibility(actor.userId, channel.id, d.topic);
-      const next = automaticVisibilityAfterSend(DEFAULT_AUTOMATIC_VISIBILITY, current, subscription?.isMuted === true, !topicFacts.exists);
-      if (next !== null) {
-        await tx.messages.setTopicVisibility(actor.realmId, [actor.userId], channel.id, d.topic, next, now, false);
-        tx.afterCommit([userTopicEvent(actor.realmId, actor.userId, channel.id, d.topic, next, now)]);
-        result.automaticNewVisibilityPolicy = next;
-      }
-    }
-    // People mentioned by name follow the topic (automatically_follow_topics_where_mentioned).
-    const humanMentions = candidates.users
+  private eventFields(message: Message, ctx: ActorContext, req: SendRequest) {
+    const m = message.snapshot();
+    return {
+      realmId: m.realmId,
+      realmStringId: ctx.realm.stringId,
+      id: m.id,
+      recipientId: m.recipientId,
+      topic: m.topic,
+      content: m.content,
+      renderedContent: m.renderedContent,
+      dateSent: m.dateSent,
+      client: m.sendingClient,
+      localEcho: localEchoOf(req),
+    };
+  }
+
+  /** The sender's automatic follow / unmute of the topic (spec 10 §2.9). */
+  private async followAfterSend(
+    tx: Tx,
+    actor: Actor,
+    channelId: number,
+    topic: string,
+    facts: { topicExists: boolean; muted: boolean },
+    now: Date,
+  ): Promise<number | null> {
+    const current = await tx.topicVisibility.policy(actor.userId, channelId, topic);
+    const next = automaticVisibilityAfterSend(DEFAULT_AUTOMATIC_VISIBILITY, current, facts.muted, !facts.topicExists);
+    if (next === null) return null;
+    await tx.topicVisibility.set(actor.realmId, [actor.userId], channelId, topic, next, now, false);
+    tx.afterCommit([userTopicEvent(actor.realmId, actor.userId, channelId, topic, next, now)]);
+    return next;
+  }
+
+  /** People mentioned by name follow the topic (automatically_follow_topics_where_mentioned). */
+  private async followMentioned(tx: Tx, actor: Actor, channelId: number, topic: string, r: MentionResolution, now: Date): Promise<void> {
+    const { syntax } = r.mentions;
+    const humanMentions = r.candidates.users
       .filter((u) => !u.isBot && u.id !== actor.userId)
-      .filter((u) => mentions.userIds.includes(u.id) || mentions.userNames.includes(u.fullName.toLowerCase()))
+      .filter((u) => syntax.userIds.includes(u.id) || syntax.userNames.includes(u.fullName.toLowerCase()))
       .map((u) => u.id);
-    const followed = await tx.messages.setTopicVisibility(actor.realmId, humanMentions, channel.id, d.topic, VisibilityPolicy.FOLLOWED, now, true);
-    tx.afterCommit(followed.map((userId) => userTopicEvent(actor.realmId, userId, channel.id, d.topic, VisibilityPolicy.FOLLOWED, now)));
-    return result;
+    const followed = await tx.topicVisibility.set(actor.realmId, humanMentions, channelId, topic, VisibilityPolicy.FOLLOWED, now, true);
+    tx.afterCommit(followed.map((userId) => userTopicEvent(actor.realmId, userId, channelId, topic, VisibilityPolicy.FOLLOWED, now)));
   }
 
   private async ownerViewer(tx: Tx, actor: Actor, ownerId: number): Promise<Viewer | null> {
@@ -250,239 +255,61 @@ export class MessageSendService {
     return { userId: owner.id, role: owner.role, groupIds: await tx.groups.groupIdsOfUser(owner.id) };
   }
 
-  private async sendDirect(
-    tx: Tx,
-    actor: Actor,
-    ctx: ActorContext,
-    recipients: UserRecord[],
-    content: string,
-    req: SendRequest,
-  ): Promise<SendResult> {
+  /** A direct message: the direct-message permission facts, `Message.create`, store, event. */
+  private async sendDirect(tx: Tx, actor: Actor, ctx: ActorContext, recipients: UserRecord[], content: string, req: SendRequest): Promise<SendResult> {
     const participants = [...new Set([actor.userId, ...recipients.map((u) => u.id)])];
-    const others = recipients.filter((u) => u.id !== actor.userId);
-    const conversation = await tx.messages.directConversation(actor.realmId, participants);
-    const viewer = viewerOf(actor, ctx);
-    const permission = ctx.realmSettings.direct_message_permission_group;
-    const someoneAuthorizes =
-      holds(viewer, permission) ||
-      (await this.anyHolds(tx, others, permission));
-    assertCanSendDirectMessage({
-      senderIsBot: actor.isBot,
-      onlyBotsOrSelf: others.every((u) => u.isBot),
-      someoneAuthorizes,
-      permissionGroupIsNobody: permission === ctx.systemGroups.get(SystemGroup.NOBODY),
-      senderCanInitiate: holds(viewer, ctx.realmSettings.direct_message_initiator_group),
-      conversationExists: conversation.hasMessages,
-    });
-    const mentions = extractMentions(content);
-    const { targets, mentionedUsers } = await this.resolveMentions(tx, actor, viewer, mentions);
+    const conversation = await tx.conversations.directConversation(actor.realmId, participants);
+    const facts = await this.directFacts(tx, actor, ctx, recipients, participants, conversation);
+    const resolution = await this.mentions.resolve(tx, actor.realmId, extractMentions(content));
     const now = this.clock.now();
-    const attachments = await this.attachmentsToClaim(tx, actor, content);
-    const renderedContent = this.renderer.render(content, targets);
-    const id = await tx.messages.insert({
-      realmId: actor.realmId,
-      senderId: actor.userId,
-      recipientId: conversation.recipientId,
-      channelId: null,
-      topic: '',
-      content,
-      renderedContent,
-      dateSent: now,
-      sendingClient: req.client,
-      hasAttachment: attachments.length > 0,
-    });
-    const userRows = await tx.messages.insertDirectUserMessages(id, participants, {
-      senderId: actor.userId,
-      senderRead: req.readBySender ?? readBySenderDefault(req.client),
-      mentioned: mentionedUsers,
-      streamWildcard: mentions.streamWildcard,
-      topicWildcardUsers: [],
-    });
-    await tx.messages.linkAttachments(id, attachments);
+    const attachments = await claimableAttachments(tx, actor, content);
+    const rendered = this.renderer.render(content, resolution.targets);
+    const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
+    const rows = await tx.messages.add(message);
+    await tx.attachments.link(message.id, attachments);
     const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
     const everyone = new Map([[sender.id, sender], ...recipients.map((u) => [u.id, u] as const)]);
+    message.pullEvents();
     tx.afterCommit([
       messageEvent({
-        realmId: actor.realmId,
-        realmStringId: ctx.realm.stringId,
-        id,
+        ...this.eventFields(message, ctx, req),
         sender,
         channel: null,
         participants: [...everyone.values()].sort((a, b) => a.id - b.id),
-        recipientId: conversation.recipientId,
-        topic: '',
-        content,
-        renderedContent,
-        dateSent: now,
-        client: req.client,
-        rows: userRows,
-        localEcho: localEchoOf(req),
+        rows,
       }),
     ]);
-    return { id };
+    return { id: message.id };
+  }
+
+  /** Spec 10 §2.6: does some participant hold direct_message_permission_group (the others only asked when the sender does not)? */
+  private async directFacts(
+    tx: Tx,
+    actor: Actor,
+    ctx: ActorContext,
+    recipients: readonly UserRecord[],
+    participants: number[],
+    conversation: { recipientId: number; hasMessages: boolean },
+  ): Promise<DirectSendFacts> {
+    const others = recipients.filter((u) => u.id !== actor.userId);
+    const viewer = viewerOf(actor, ctx);
+    const permission = ctx.realmSettings.direct_message_permission_group;
+    return {
+      kind: 'direct',
+      recipientId: conversation.recipientId,
+      participants,
+      sender: viewer,
+      senderIsBot: actor.isBot,
+      onlyBotsOrSelf: others.every((u) => u.isBot),
+      someoneAuthorizes: holds(viewer, permission) || (await this.anyHolds(tx, others, permission)),
+      permissionGroupIsNobody: permission === ctx.systemGroups.get(SystemGroup.NOBODY),
+      senderCanInitiate: holds(viewer, ctx.realmSettings.direct_message_initiator_group),
+      conversationExists: conversation.hasMessages,
+    };
   }
 
   private async anyHolds(tx: Tx, users: readonly UserRecord[], value: GroupSettingValue): Promise<boolean> {
     const groups = await tx.groups.groupIdsOfUsers(users.map((u) => u.id));
     return users.some((u) => holds({ userId: u.id, role: u.role, groupIds: groups.get(u.id)! }, value));
-  }
-
-  /** Resolves mentions to users and groups, refusing groups the sender may not mention. */
-  async resolveMentions(
-    tx: Tx,
-    actor: Actor,
-    viewer: Viewer,
-    mentions: ReturnType<typeof extractMentions>,
-  ): Promise<{ targets: MentionTargets; mentionedUsers: number[]; candidates: MentionCandidates }> {
-    const candidates = await tx.messages.mentionCandidates(
-      actor.realmId,
-      [...mentions.userNames, ...mentions.silentUserNames],
-      [...mentions.userIds, ...mentions.silentUserIds],
-      [...mentions.groupNames, ...mentions.silentGroupNames],
-    );
-    const nameCounts = new Map<string, number>();
-    for (const u of candidates.users) nameCounts.set(u.fullName.toLowerCase(), (nameCounts.get(u.fullName.toLowerCase()) ?? 0) + 1);
-    const usersByName = new Map(
-      candidates.users.filter((u) => nameCounts.get(u.fullName.toLowerCase()) === 1).map((u) => [u.fullName.toLowerCase(), u]),
-    );
-    const usersById = new Map(candidates.users.map((u) => [u.id, u]));
-    const groupsByName = new Map(candidates.groups.map((g) => [g.name, g]));
-    const loudGroups = candidates.groups.filter((g) => mentions.groupNames.includes(g.name));
-    if (loudGroups.length > 0) {
-      const values = await tx.groups.settingValuesOf(loudGroups.map((g) => g.canMentionGroupId));
-      for (const g of loudGroups) {
-        if (!holds(viewer, values.get(g.canMentionGroupId)!)) throw badRequest(`You are not allowed to mention user group '${g.name}'.`);
-      }
-    }
-    const direct = [
-      ...mentions.userIds.filter((id) => usersById.has(id)),
-      ...mentions.userNames.map((n) => usersByName.get(n)?.id).filter((id): id is number => id !== undefined),
-    ];
-    const viaGroups = await tx.messages.groupMembers(loudGroups.map((g) => g.id));
-    return {
-      targets: { usersByName, usersById, groupsByName },
-      mentionedUsers: [...new Set([...direct, ...viaGroups])],
-      candidates,
-    };
-  }
-
-  /**
-   * A Notification Bot message in a channel topic (move and resolve notices): every subscriber
-   * gets it, read for `readBy` (the acting user). Mentions in `content` are silent ones of `users`.
-   */
-  async postNotice(
-    tx: Tx,
-    realmId: number,
-    channelId: number,
-    topic: string,
-    content: string,
-    readBy: number,
-    users: readonly { id: number; fullName: string }[],
-  ): Promise<number> {
-    const bot = await tx.users.systemBot(realmId, 'notification-bot');
-    const targets: MentionTargets = {
-      usersByName: new Map(),
-      usersById: new Map(users.map((u) => [u.id, u])),
-      groupsByName: new Map(),
-    };
-    const recipientId = await tx.messages.channelRecipient(realmId, channelId);
-    const renderedContent = this.renderer.render(content, targets);
-    const now = this.clock.now();
-    const id = await tx.messages.insert({
-      realmId,
-      senderId: bot.id,
-      recipientId,
-      channelId,
-      topic,
-      content,
-      renderedContent,
-      dateSent: now,
-      sendingClient: 'Internal',
-      hasAttachment: false,
-    });
-    const rows = await tx.messages.insertChannelUserMessages(id, channelId, {
-      senderId: bot.id,
-      senderRead: true,
-      mentioned: [],
-      streamWildcard: false,
-      topicWildcardUsers: [],
-    });
-    await tx.messages.markRead([readBy], [id]);
-    const channel = (await tx.channels.findById(realmId, channelId))!.snapshot();
-    const realm = await tx.realms.get(realmId);
-    tx.afterCommit([
-      messageEvent({
-        realmId,
-        realmStringId: realm.stringId,
-        id,
-        sender: bot,
-        channel: { id: channelId, name: channel.name, public: !channel.inviteOnly },
-        participants: [],
-        recipientId,
-        topic,
-        content,
-        renderedContent,
-        dateSent: now,
-        client: 'Internal',
-        rows: rows.map((r) => (r.userId === readBy ? { ...r, flags: r.flags | FLAG_BITS.read } : r)),
-      }),
-    ]);
-    return id;
-  }
-
-  /**
-   * A Notification Bot direct message to one user (delivered reminders), sent at `dateSent`:
-   * unread for the user, read for the bot. `renderedContent` is the caller's rendering.
-   */
-  async postDirectNotice(tx: Tx, realmId: number, userId: number, content: string, renderedContent: string, dateSent: Date): Promise<number> {
-    const bot = await tx.users.systemBot(realmId, 'notification-bot');
-    const participants = [bot.id, userId];
-    const conversation = await tx.messages.directConversation(realmId, participants);
-    const id = await tx.messages.insert({
-      realmId,
-      senderId: bot.id,
-      recipientId: conversation.recipientId,
-      channelId: null,
-      topic: '',
-      content,
-      renderedContent,
-      dateSent,
-      sendingClient: 'Internal',
-      hasAttachment: false,
-    });
-    const rows = await tx.messages.insertDirectUserMessages(id, participants, {
-      senderId: bot.id,
-      senderRead: true,
-      mentioned: [],
-      streamWildcard: false,
-      topicWildcardUsers: [],
-    });
-    const users = await tx.users.findManyByIds(realmId, participants);
-    tx.afterCommit([
-      messageEvent({
-        realmId,
-        realmStringId: (await tx.realms.get(realmId)).stringId,
-        id,
-        sender: bot,
-        channel: null,
-        participants: [...users.values()].sort((a, b) => a.id - b.id),
-        recipientId: conversation.recipientId,
-        topic: '',
-        content,
-        renderedContent,
-        dateSent,
-        client: 'Internal',
-        rows,
-      }),
-    ]);
-    return id;
-  }
-
-  /** Uploads the content links to that the sender owns (or can already see through a message). */
-  async attachmentsToClaim(tx: Tx, actor: Actor, content: string): Promise<number[]> {
-    const paths = referencedUploadPaths(content);
-    if (paths.length === 0) return [];
-    const found = await tx.messages.attachmentsByPath(actor.realmId, paths);
-    return found.filter((a) => a.ownerId === actor.userId || a.messageIds.length > 0).map((a) => a.id);
   }
 }

@@ -1,6 +1,7 @@
-import { flagsToApi, isMeMessage } from '@app/domain/messages';
+import { FLAG_BITS, flagsToApi, isMeMessage, type MessageEvent, type TopicMove } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { ClientEvent } from '../../shared/application/client-event.js';
+import { userTopicEvent } from '../../channels/index.js';
 import { gravatarUrl } from '../../users/index.js';
 
 export interface MessageEventInput {
@@ -59,4 +60,123 @@ export function messageEvent(m: MessageEventInput): ClientEvent {
     publicChannel: m.channel?.public ?? false,
     localEcho: m.localEcho,
   };
+}
+
+type EventPayload = Record<string, unknown> & { type: string };
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export interface MessageUpdate {
+  realmId: number;
+  editorId: number;
+  messageId: number;
+  editedAt: Date;
+  /** Before the edit. */
+  original: { topic: string; content: string; renderedContent: string };
+  /** The new content and rendering when the content changed. */
+  content: { raw: string; rendered: string } | null;
+  /** The message's channel before the edit (null for a direct message). */
+  source: { id: number; name: string } | null;
+  move: TopicMove | null;
+  /** Every user told, with the flags their client shows. */
+  flags: ReadonlyMap<number, string[]>;
+  /** Users who lost access to the moved messages: they get `delete_message` instead. */
+  losers: ReadonlySet<number>;
+}
+
+/** The `update_message` event (spec 30 §7.2), and `delete_message` for users a move locks out. */
+export function messageUpdateEvents(u: MessageUpdate): ClientEvent[] {
+  const ids = u.move === null ? [u.messageId] : [...u.move.messageIds].sort((a, b) => a - b);
+  const event: EventPayload = {
+    type: 'update_message',
+    user_id: u.editorId,
+    edit_timestamp: seconds(u.editedAt),
+    message_id: u.messageId,
+    message_ids: ids,
+    rendering_only: false,
+  };
+  if (u.content !== null) {
+    Object.assign(event, {
+      orig_content: u.original.content,
+      orig_rendered_content: u.original.renderedContent,
+      content: u.content.raw,
+      rendered_content: u.content.rendered,
+      is_me_message: isMeMessage(u.content.raw),
+    });
+  }
+  if (u.source !== null) Object.assign(event, { stream_id: u.source.id, stream_name: u.source.name });
+  if (u.move !== null) {
+    Object.assign(event, { propagate_mode: u.move.propagateMode, orig_subject: u.original.topic });
+    if (u.move.topicChanged) Object.assign(event, { subject: u.move.to.topic, topic_links: [] });
+    if (u.move.channelChanged) event.new_stream_id = u.move.to.channelId;
+  }
+  const events: ClientEvent[] = [
+    { realmId: u.realmId, event, userIds: [...u.flags.keys()], perUser: Object.fromEntries([...u.flags].map(([id, f]) => [String(id), { flags: f }])) },
+  ];
+  if (u.losers.size > 0) {
+    events.push({
+      realmId: u.realmId,
+      event: { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: u.source!.id, topic: u.original.topic },
+      userIds: [...u.losers],
+    });
+  }
+  return events;
+}
+
+/** The `delete_message` event of a deleted message. */
+export function messageDeletedEvent(
+  realmId: number,
+  deleted: Extract<MessageEvent, { type: 'deleted' }>,
+  userIds: readonly number[],
+): ClientEvent {
+  const event: EventPayload = { type: 'delete_message', message_ids: [deleted.messageId], message_type: deleted.channelId !== null ? 'stream' : 'private' };
+  if (deleted.channelId !== null) Object.assign(event, { stream_id: deleted.channelId, topic: deleted.topic });
+  return { realmId, event, userIds: [...userIds] };
+}
+
+/** `update_message_flags` for the user who changed them (spec 30 §7.4); `details` for `remove read`. */
+export function flagsUpdatedEvent(
+  realmId: number,
+  userId: number,
+  change: { flag: string; add: boolean; messages: readonly number[]; all?: boolean },
+  details?: Record<string, Record<string, unknown>>,
+): ClientEvent {
+  const op = change.add ? 'add' : 'remove';
+  const event: EventPayload = { type: 'update_message_flags', op, operation: op, flag: change.flag, messages: [...change.messages], all: change.all ?? false };
+  if (details !== undefined) event.message_details = details;
+  return { realmId, event, userIds: [userId] };
+}
+
+/** `message_details` of a `remove read` event, keyed by id as a string. */
+export function unreadMessageDetails(
+  userId: number,
+  ids: readonly number[],
+  messages: ReadonlyMap<number, { channelId: number | null; topic: string; recipientId: number }>,
+  flags: ReadonlyMap<number, number>,
+  participants: ReadonlyMap<number, number[]>,
+): Record<string, Record<string, unknown>> {
+  const mention = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
+  const details: Record<string, Record<string, unknown>> = {};
+  for (const id of ids) {
+    const m = messages.get(id)!;
+    const d: Record<string, unknown> =
+      m.channelId !== null
+        ? { type: 'stream', stream_id: m.channelId, topic: m.topic }
+        : { type: 'private', user_ids: (participants.get(m.recipientId) ?? []).filter((u) => u !== userId) };
+    if (((flags.get(id) ?? 0) & mention) !== 0) d.mentioned = true;
+    details[String(id)] = d;
+  }
+  return details;
+}
+
+/** `user_topic` events when users' preferences moved with a whole topic. */
+export function topicVisibilityMovedEvents(
+  realmId: number,
+  move: TopicMove,
+  visibility: { removed: readonly number[]; set: readonly { userId: number; policy: number; lastUpdated: Date }[] },
+  now: Date,
+): ClientEvent[] {
+  return [
+    ...visibility.removed.map((u) => userTopicEvent(realmId, u, move.from.channelId, move.from.topic, 0, now)),
+    ...visibility.set.map((r) => userTopicEvent(realmId, r.userId, move.to.channelId, move.to.topic, r.policy, r.lastUpdated)),
+  ];
 }

@@ -6,9 +6,8 @@ import { pairKey } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
-import { canAccessMessage } from './message-access.js';
+import { canAccessMessage, viewerOf } from './message-access.js';
 import { type AttachmentRecord, FileStorage } from './message.ports.js';
-import { viewerOf } from './message-send.service.js';
 
 export interface UploadedFile {
   originalName: string;
@@ -43,7 +42,7 @@ export class UploadsService {
     const pathId = `${actor.realmId}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${filename}`;
     await this.storage.save(pathId, file.tempPath);
     await this.uow.run((tx) =>
-      tx.messages.insertAttachment({
+      tx.attachments.insert({
         realmId: actor.realmId,
         ownerId: actor.userId,
         pathId,
@@ -59,15 +58,15 @@ export class UploadsService {
   /** The file, if the caller uploaded it or can read a message that links it. */
   async download(actor: Actor, pathId: string): Promise<{ attachment: AttachmentRecord; file: string }> {
     return this.uow.run(async (tx) => {
-      const attachment = await tx.messages.attachmentByPath(actor.realmId, pathId);
+      const attachment = await tx.attachments.byPath(actor.realmId, pathId);
       if (attachment === null) throw notFound();
       if (attachment.ownerId !== actor.userId) {
         const ctx = await loadActorContext(actor, tx.realms, tx.groups);
         const viewer = viewerOf(actor, ctx);
-        const messages = await tx.messages.messagesBasics(actor.realmId, attachment.messageIds);
+        const messages = await tx.messages.findMany(actor.realmId, attachment.messageIds);
         let allowed = false;
         for (const m of messages.values()) {
-          const hasRow = (await tx.messages.userMessageFlags(actor.userId, m.id)) !== null;
+          const hasRow = (await tx.userMessages.flags(actor.userId, m.id)) !== null;
           const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
           const subscribed =
             m.channelId !== null &&

@@ -37,7 +37,7 @@ export class MessagesController {
       const missing = p.queue_id === undefined ? 'queue_id' : 'local_id';
       throw new DomainError(`Missing '${missing}' argument`, 'REQUEST_VARIABLE_MISSING', 'invalid', { var_name: missing });
     }
-    const r = await this.send.send(actor, {
+    const r = await this.send.sendMessage(actor, {
       type: p.type,
       to: p.to,
       content: p.content,

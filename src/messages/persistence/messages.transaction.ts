@@ -1,6 +1,16 @@
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
+import { TypeOrmAttachmentRepository } from './typeorm-attachment.repository.js';
+import { TypeOrmConversationRepository } from './typeorm-conversation.repository.js';
 import { TypeOrmMessageRepository } from './typeorm-message.repository.js';
+import { TypeOrmTopicVisibilityRepository } from './typeorm-topic-visibility.repository.js';
+import { TypeOrmUserMessageRepository } from './typeorm-user-message.repository.js';
 
-export const messagesTransaction: TransactionContribution<'messages'> = {
-  repositories: (em) => ({ messages: new TypeOrmMessageRepository(em) }),
+export const messagesTransaction: TransactionContribution<'messages' | 'userMessages' | 'attachments' | 'conversations' | 'topicVisibility'> = {
+  repositories: (em) => ({
+    messages: new TypeOrmMessageRepository(em),
+    userMessages: new TypeOrmUserMessageRepository(em),
+    attachments: new TypeOrmAttachmentRepository(em),
+    conversations: new TypeOrmConversationRepository(em),
+    topicVisibility: new TypeOrmTopicVisibilityRepository(em),
+  }),
 };

@@ -9,7 +9,8 @@ import {
   type RangeResult,
   type SenderInfo,
 } from '../application/message-queries.js';
-import { RECIPIENT_DIRECT, toMessageRecord } from './typeorm-message.repository.js';
+import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
+import { toMessageRecord } from './typeorm-message.repository.js';
 
 /** Larger than any message id (Zulip's LARGER_THAN_MAX_MESSAGE_ID). */
 export const NEWEST = 10_000_000_000_000_000;

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { AppModule } from '../../../src/app/app.module.js';
 import { DomainError } from '@app/domain/shared';
 import { RemindersService } from '../../../src/drafts/application/reminders.service.js';
-import { MessageSendService } from '../../../src/messages/application/message-send.service.js';
+import { NotificationBot } from '../../../src/messages/index.js';
 import { Clock } from '../../../src/shared/application/clock.js';
 import { ApiKeyBasicStrategy } from '../../../src/users/http/basic-auth.strategy.js';
 import { ServerConfig } from '../../../src/shared/config/server-config.js';
@@ -339,7 +339,7 @@ describe('delivery', () => {
     const refused = (await remind(other, { message_id: msg, scheduled_delivery_timestamp: due + 1 })).body.reminder_id;
     const before = (await botMessages(other)).length;
     const spy = vi
-      .spyOn(t.app.get(MessageSendService), 'postDirectNotice')
+      .spyOn(t.app.get(NotificationBot), 'postDirectNotice')
       .mockRejectedValueOnce(new Error('boom'))
       .mockRejectedValueOnce(new DomainError('Not today'));
     try {

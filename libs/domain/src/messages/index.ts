@@ -5,3 +5,6 @@ export * from './message-edit.policy.js';
 export * from './message-send.policy.js';
 export * from './topic.js';
 export * from './unreads.js';
+export * from './message.js';
+export * from './move-notices.js';
+export * from './topic-move.js';

@@ -1,4 +1,12 @@
+import type { Channel } from '../channels/channel.js';
+import { holds, isChannelAdministrator, type Viewer } from '../channels/channel-access.policy.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../realm/realm-settings.js';
 import { badRequest, DomainError } from '../shared/domain-error.js';
+import { expectationMismatch, type GroupSettingValue } from '../users/group-setting.js';
+import { isAdmin, isModeratorOrAbove } from '../users/role.js';
+import { isWidget, normaliseEditedContent } from './content.js';
+import type { EffectiveTopicsPolicy } from './message-send.policy.js';
+import { checkEditTopic, parseTopicForEdit, type ResolveChange, resolveChange, RESOLVED_TOPIC_PREFIX } from './topic.js';
 
 /** Every edit/move limit has a 20 s grace; deletion has none. */
 export const EDIT_GRACE_SECONDS = 20;
@@ -111,3 +119,146 @@ export function assertCanDelete(f: DeleteFacts, now: Date): void {
 }
 
 export const invalidMessage = () => badRequest('Invalid message(s)');
+
+/** The organization's message settings the edit, move and delete rules read (resolved by the service). */
+export interface RealmMessageRules {
+  allowMessageEditing: boolean;
+  contentEditLimitSeconds: number | null;
+  deleteLimitSeconds: number | null;
+  moveWithinChannelLimitSeconds: number | null;
+  moveBetweenChannelsLimitSeconds: number | null;
+  /** The organization's topics policy (a channel that inherits uses it). */
+  topicsPolicy: EffectiveTopicsPolicy;
+  /** The role:everyone system group: a can_create_topic_group set to it lets everybody create topics. */
+  everyoneGroupId: number | undefined;
+  groups: RealmMessageGroups;
+}
+
+export interface RealmMessageGroups {
+  canResolveTopics: GroupSettingValue;
+  canMoveBetweenTopics: GroupSettingValue;
+  canMoveBetweenChannels: GroupSettingValue;
+  canMentionManyUsers: GroupSettingValue;
+  canDeleteAny: GroupSettingValue;
+  canDeleteOwn: GroupSettingValue;
+}
+
+/** What PATCH /messages/{id} asks for, as the API gave it. */
+export interface EditRequest {
+  content?: string;
+  topic?: string;
+  channelId?: number;
+  propagateMode: PropagateMode;
+  /** Whether `prev_content_sha256` matched the stored content; undefined when not sent. */
+  prevContentMatches?: boolean;
+}
+
+/** An edit that passed the payload checks: only what actually changes is set. */
+export interface MessageEdit {
+  /** The new raw content (normalised). */
+  content?: string;
+  /** The new topic (checked and truncated). */
+  topic?: string;
+  /** The destination channel when the channel changes. */
+  channelId?: number;
+  resolve: ResolveChange;
+  propagateMode: PropagateMode;
+  /** The topic or the channel changes. */
+  moves: boolean;
+}
+
+/**
+ * Steps 2–5 of spec 11 §1.2 in Zulip's order: the content-edit permission, then the payload
+ * (nothing to change, direct-message rules, propagate mode, resolving general chat, topic
+ * characters, content with channel, widgets, prev_content_sha256), then the content itself.
+ */
+export function parseEdit(
+  m: { senderId: number; channelId: number | null; topic: string; content: string; dateSent: Date },
+  req: EditRequest,
+  editorId: number,
+  realm: RealmMessageRules,
+  now: Date,
+): MessageEdit {
+  if (req.content !== undefined) {
+    const f = { allowMessageEditing: realm.allowMessageEditing, isSender: m.senderId === editorId, limitSeconds: realm.contentEditLimitSeconds };
+    assertCanEditContent({ ...f, dateSent: m.dateSent }, now);
+  }
+  let requestedTopic = req.topic === undefined ? undefined : parseTopicForEdit(req.topic);
+  if (requestedTopic === m.topic) requestedTopic = undefined;
+  const channelId = req.channelId === m.channelId ? undefined : req.channelId;
+  if (req.content === undefined && requestedTopic === undefined && channelId === undefined) throw badRequest('Nothing to change');
+  if (m.channelId === null && channelId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
+  if (m.channelId === null && requestedTopic !== undefined) throw badRequest('Direct messages cannot have topics.');
+  if (req.propagateMode !== 'change_one' && requestedTopic === undefined && channelId === undefined) {
+    throw badRequest('Invalid propagate_mode without topic edit');
+  }
+  if (requestedTopic === '✔' || requestedTopic === `${RESOLVED_TOPIC_PREFIX}${EMPTY_TOPIC_DISPLAY_NAME}`) {
+    throw badRequest('General chat cannot be marked as resolved');
+  }
+  const resolve = requestedTopic !== undefined ? resolveChange(m.topic, requestedTopic) : null;
+  const topic = requestedTopic !== undefined ? checkEditTopic(requestedTopic) : undefined;
+  if (req.content !== undefined && req.channelId !== undefined) throw badRequest('Cannot change message content while changing channel');
+  if (req.content !== undefined && isWidget(m.content)) throw badRequest('Widgets cannot be edited.');
+  if (req.prevContentMatches === false) throw expectationMismatch('prev_content_sha256');
+  const content = req.content === undefined ? undefined : normaliseEditedContent(req.content);
+  return { content, topic, channelId, resolve, propagateMode: req.propagateMode, moves: topic !== undefined || channelId !== undefined };
+}
+
+/**
+ * Topic renames (spec 11 §1.2 step 6): resolving needs a can_resolve_topics_group (realm, source
+ * or destination); other renames the realm's can_move_messages_between_topics_group, being an
+ * administrator, or administering / can_move_messages_within_channel_group of either channel.
+ */
+export function topicMoveFacts(
+  mover: Viewer,
+  realm: RealmMessageRules,
+  channels: readonly Channel[],
+  isResolveToggle: boolean,
+  dateSent: Date,
+): TopicMoveFacts {
+  const inChannelGroup = (c: Channel, ...names: (keyof Channel['groupSettings'])[]) => names.some((n) => holds(mover, c.groupSettings[n]));
+  return {
+    isResolveToggle,
+    canResolve: holds(mover, realm.groups.canResolveTopics) || channels.some((c) => inChannelGroup(c, 'can_resolve_topics_group')),
+    canMoveBetweenTopics:
+      holds(mover, realm.groups.canMoveBetweenTopics) ||
+      isAdmin(mover.role) ||
+      channels.some((c) => inChannelGroup(c, 'can_administer_channel_group', 'can_move_messages_within_channel_group')),
+    isModeratorOrAbove: isModeratorOrAbove(mover.role),
+    limitSeconds: realm.moveWithinChannelLimitSeconds,
+    dateSent,
+  };
+}
+
+/** Channel moves (step 8): out of the source, into a destination the mover may post in. */
+export function channelMoveFacts(mover: Viewer, realm: RealmMessageRules, source: Channel, destination: Channel, dateSent: Date): ChannelMoveFacts {
+  return {
+    canMoveOut:
+      isAdmin(mover.role) ||
+      holds(mover, realm.groups.canMoveBetweenChannels) ||
+      isChannelAdministrator(source, mover) ||
+      holds(mover, source.groupSettings.can_move_messages_out_of_channel_group),
+    canPostInDestination: holds(mover, destination.groupSettings.can_send_message_group),
+    isModeratorOrAbove: isModeratorOrAbove(mover.role),
+    limitSeconds: realm.moveBetweenChannelsLimitSeconds,
+    dateSent,
+  };
+}
+
+/** Deletion (spec 11 §3): the realm's or the channel's can_delete_any / can_delete_own groups. */
+export function deleteFacts(
+  deleter: Viewer,
+  realm: RealmMessageRules,
+  channel: Channel | null,
+  m: { ownMessage: boolean; dateSent: Date },
+): DeleteFacts {
+  const inChannel = (name: 'can_delete_any_message_group' | 'can_delete_own_message_group') =>
+    channel !== null && holds(deleter, channel.groupSettings[name]);
+  return {
+    canDeleteAny: holds(deleter, realm.groups.canDeleteAny) || inChannel('can_delete_any_message_group'),
+    ownMessage: m.ownMessage,
+    canDeleteOwn: holds(deleter, realm.groups.canDeleteOwn) || inChannel('can_delete_own_message_group'),
+    limitSeconds: realm.deleteLimitSeconds,
+    dateSent: m.dateSent,
+  };
+}

@@ -1,6 +1,10 @@
 import type { TopicsPolicy } from '../channels/channel-settings.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../realm/realm-settings.js';
+import type { Channel } from '../channels/channel.js';
+import { holds, type Viewer } from '../channels/channel-access.policy.js';
 import { badRequest, DomainError } from '../shared/domain-error.js';
+import type { GroupSettingValue } from '../users/group-setting.js';
+import { isGuest } from '../users/role.js';
 
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
@@ -162,4 +166,49 @@ export function automaticVisibilityAfterSend(
   if (s.followPolicy === 3 && initiatesTopic) return VisibilityPolicy.FOLLOWED;
   if (channelMuted && s.unmuteInMutedChannelsPolicy === 3 && initiatesTopic) return VisibilityPolicy.UNMUTED;
   return null;
+}
+
+/**
+ * The post facts of a channel for a sender (and, for a bot, its active owner): the owner's
+ * can_send_message_group counts for its bots; content-granting groups only for the sender.
+ */
+export function channelPostFacts(
+  channel: Channel,
+  sender: Viewer,
+  owner: Viewer | null,
+  subscription: { subscribed: boolean; botOwnerSubscribed: boolean },
+): ChannelPostFacts {
+  const s = channel.snapshot();
+  const g = s.groupSettings;
+  return {
+    channelName: s.name,
+    canSendMessage: holds(sender, g.can_send_message_group) || (owner !== null && holds(owner, g.can_send_message_group)),
+    isArchived: s.isArchived,
+    isWebPublic: s.isWebPublic,
+    inviteOnly: s.inviteOnly,
+    historyPublicToSubscribers: s.historyPublicToSubscribers,
+    senderIsGuest: isGuest(sender.role),
+    subscribed: subscription.subscribed,
+    botOwnerSubscribed: subscription.botOwnerSubscribed,
+    inContentGrantingGroup: holds(sender, g.can_subscribe_group) || holds(sender, g.can_add_subscribers_group),
+  };
+}
+
+/** can_create_topic_group: role:everyone lets anybody; else the sender (or a bot's owner) must hold it. */
+export function canCreateTopic(channel: Channel, everyoneGroupId: number | undefined, ...users: readonly (Viewer | null)[]): boolean {
+  const group = channel.groupSettings.can_create_topic_group;
+  return group === everyoneGroupId || users.some((u) => u !== null && holds(u, group));
+}
+
+/** A group mentioned loudly, with who may mention it (its can_mention_group). */
+export interface MentionedGroup {
+  name: string;
+  canMention: GroupSettingValue;
+}
+
+/** Loud group mentions need the group's can_mention_group (silent ones never do). */
+export function assertCanMentionGroups(sender: Viewer, groups: readonly MentionedGroup[]): void {
+  for (const g of groups) {
+    if (!holds(sender, g.canMention)) throw badRequest(`You are not allowed to mention user group '${g.name}'.`);
+  }
 }

@@ -1,0 +1,101 @@
+import { type ChannelNotice, Message } from '@app/domain/messages';
+import { Injectable } from '@nestjs/common';
+import type { Tx } from '../../shared/application/unit-of-work.js';
+import { messageEvent } from './message.events.js';
+import { MessageRenderer } from './message-renderer.js';
+
+/**
+ * The Notification Bot's messages inside the caller's transaction: channel notices (moves,
+ * resolve toggles) and direct notices (delivered reminders). A collaborator of use cases,
+ * with no unit of work of its own.
+ */
+@Injectable()
+export class NotificationBot {
+  constructor(private readonly renderer: MessageRenderer) {}
+
+  /**
+   * A notice in a channel topic: every subscriber gets it, read for `readBy` (the acting user).
+   * Mentions in the content are silent ones of `users`.
+   */
+  async postChannelNotice(
+    tx: Tx,
+    realmId: number,
+    notice: ChannelNotice,
+    readBy: number,
+    users: readonly { id: number; fullName: string }[],
+    now: Date,
+  ): Promise<number> {
+    const bot = await tx.users.systemBot(realmId, 'notification-bot');
+    const renderedContent = this.renderer.render(notice.content, {
+      usersByName: new Map(),
+      usersById: new Map(users.map((u) => [u.id, u])),
+      groupsByName: new Map(),
+    });
+    const recipientId = await tx.conversations.channelRecipient(realmId, notice.channelId);
+    const message = Message.createNotice(
+      { realmId, senderId: bot.id, content: notice.content, renderedContent, sendingClient: 'Internal' },
+      { kind: 'channel', channelId: notice.channelId, recipientId, topic: notice.topic },
+      [readBy],
+      now,
+    );
+    const rows = await tx.messages.add(message);
+    const channel = (await tx.channels.findById(realmId, notice.channelId))!.snapshot();
+    const realm = await tx.realms.get(realmId);
+    message.pullEvents();
+    tx.afterCommit([
+      messageEvent({
+        ...this.eventFields(message),
+        realmStringId: realm.stringId,
+        sender: bot,
+        channel: { id: notice.channelId, name: channel.name, public: !channel.inviteOnly },
+        participants: [],
+        rows,
+      }),
+    ]);
+    return message.id;
+  }
+
+  /**
+   * A direct message to one user (delivered reminders), sent at `dateSent`: unread for the
+   * user, read for the bot. `renderedContent` is the caller's rendering.
+   */
+  async postDirectNotice(tx: Tx, realmId: number, userId: number, content: string, renderedContent: string, dateSent: Date): Promise<number> {
+    const bot = await tx.users.systemBot(realmId, 'notification-bot');
+    const participants = [bot.id, userId];
+    const conversation = await tx.conversations.directConversation(realmId, participants);
+    const message = Message.createNotice(
+      { realmId, senderId: bot.id, content, renderedContent, sendingClient: 'Internal' },
+      { kind: 'direct', recipientId: conversation.recipientId, participants },
+      [],
+      dateSent,
+    );
+    const rows = await tx.messages.add(message);
+    const users = await tx.users.findManyByIds(realmId, participants);
+    message.pullEvents();
+    tx.afterCommit([
+      messageEvent({
+        ...this.eventFields(message),
+        realmStringId: (await tx.realms.get(realmId)).stringId,
+        sender: bot,
+        channel: null,
+        participants: [...users.values()].sort((a, b) => a.id - b.id),
+        rows,
+      }),
+    ]);
+    return message.id;
+  }
+
+  private eventFields(message: Message) {
+    const m = message.snapshot();
+    return {
+      realmId: m.realmId,
+      id: m.id,
+      recipientId: m.recipientId,
+      topic: m.topic,
+      content: m.content,
+      renderedContent: m.renderedContent,
+      dateSent: m.dateSent,
+      client: m.sendingClient,
+    };
+  }
+}

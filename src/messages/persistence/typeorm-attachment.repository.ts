@@ -1,0 +1,57 @@
+import type { EntityManager } from 'typeorm';
+import { type AttachmentRecord, AttachmentRepository } from '../application/message.ports.js';
+
+const toAttachment = (r: Record<string, unknown>): AttachmentRecord => ({
+  id: r.id as number,
+  ownerId: r.owner_id as number,
+  pathId: r.path_id as string,
+  name: r.name as string,
+  size: Number(r.size),
+  contentType: r.content_type as string,
+  createTime: r.create_time as Date,
+  messageIds: (r.message_ids as number[] | null) ?? [],
+});
+
+const ATTACHMENT_SELECT = `SELECT a.*, ARRAY(SELECT am.message_id FROM attachment_messages am WHERE am.attachment_id = a.id ORDER BY 1) AS message_ids
+  FROM attachments a`;
+
+export class TypeOrmAttachmentRepository extends AttachmentRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async byPaths(realmId: number, pathIds: readonly string[]): Promise<AttachmentRecord[]> {
+    if (pathIds.length === 0) return [];
+    const rows = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.path_id = ANY($2::text[])`, [realmId, pathIds]);
+    return rows.map(toAttachment);
+  }
+  async byPath(realmId: number, pathId: string): Promise<AttachmentRecord | null> {
+    const [row] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.path_id = $2`, [realmId, pathId]);
+    return row ? toAttachment(row) : null;
+  }
+  async ofMessage(messageId: number): Promise<AttachmentRecord[]> {
+    const rows = await this.em.query(
+      `${ATTACHMENT_SELECT} WHERE a.id IN (SELECT attachment_id FROM attachment_messages WHERE message_id = $1)`,
+      [messageId],
+    );
+    return rows.map(toAttachment);
+  }
+  async link(messageId: number, attachmentIds: readonly number[]): Promise<void> {
+    if (attachmentIds.length === 0) return;
+    await this.em.query(
+      `INSERT INTO attachment_messages (attachment_id, message_id) SELECT a, $1 FROM unnest($2::int[]) AS a ON CONFLICT DO NOTHING`,
+      [messageId, attachmentIds],
+    );
+  }
+  async unlink(messageId: number, attachmentIds: readonly number[]): Promise<void> {
+    if (attachmentIds.length === 0) return;
+    await this.em.query(`DELETE FROM attachment_messages WHERE message_id = $1 AND attachment_id = ANY($2::int[])`, [messageId, attachmentIds]);
+  }
+  async insert(a: Omit<AttachmentRecord, 'id' | 'messageIds'> & { realmId: number }): Promise<number> {
+    const [row] = await this.em.query(
+      `INSERT INTO attachments (realm_id, owner_id, path_id, name, size, content_type, create_time)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [a.realmId, a.ownerId, a.pathId, a.name, a.size, a.contentType, a.createTime],
+    );
+    return row.id;
+  }}

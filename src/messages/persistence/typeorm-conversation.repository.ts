@@ -1,0 +1,125 @@
+import type { EntityManager } from 'typeorm';
+import { ConversationRepository, type MentionCandidates } from '../application/message.ports.js';
+
+/** recipients.type of a channel and of a direct conversation (Zulip's Recipient types). */
+export const RECIPIENT_CHANNEL = 2;
+export const RECIPIENT_DIRECT = 3;
+
+export class TypeOrmConversationRepository extends ConversationRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  private async recipient(realmId: number, type: number, typeId: number): Promise<number> {
+    const [row] = await this.em.query(
+      `WITH ins AS (
+         INSERT INTO recipients (realm_id, type, type_id) VALUES ($1, $2, $3) ON CONFLICT (type, type_id) DO NOTHING RETURNING id
+       )
+       SELECT id FROM ins UNION ALL SELECT id FROM recipients WHERE type = $2 AND type_id = $3 LIMIT 1`,
+      [realmId, type, typeId],
+    );
+    if (row !== undefined) return row.id;
+    // A concurrent transaction inserted it: ON CONFLICT waited for its COMMIT, but this
+    // statement's snapshot is older; the next statement sees the row.
+    const [again] = await this.em.query(`SELECT id FROM recipients WHERE type = $1 AND type_id = $2`, [type, typeId]);
+    return again.id;
+  }
+  channelRecipient(realmId: number, channelId: number): Promise<number> {
+    return this.recipient(realmId, RECIPIENT_CHANNEL, channelId);
+  }
+  async directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }> {
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    const key = ids.join(',');
+    let [group] = await this.em.query(
+      `WITH ins AS (
+         INSERT INTO direct_message_groups (realm_id, participant_key) VALUES ($1, $2)
+         ON CONFLICT (realm_id, participant_key) DO NOTHING RETURNING id
+       ), members AS (
+         INSERT INTO direct_message_group_members (group_id, user_id) SELECT ins.id, u FROM ins, unnest($3::int[]) AS u
+       )
+       SELECT id, true AS created FROM ins
+       UNION ALL SELECT id, false FROM direct_message_groups WHERE realm_id = $1 AND participant_key = $2 LIMIT 1`,
+      [realmId, key, ids],
+    );
+    // Created by a concurrent transaction that committed while this statement waited on the
+    // conflict (its snapshot predates that COMMIT): a new statement sees the row.
+    group ??= (
+      await this.em.query(`SELECT id, false AS created FROM direct_message_groups WHERE realm_id = $1 AND participant_key = $2`, [realmId, key])
+    )[0];
+    const recipientId = await this.recipient(realmId, RECIPIENT_DIRECT, group.id);
+    const hasMessages = group.created
+      ? false
+      : (await this.em.query(`SELECT 1 FROM messages WHERE recipient_id = $1 LIMIT 1`, [recipientId])).length > 0;
+    return { recipientId, hasMessages };
+  }
+  async directParticipantsOf(recipientIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    if (recipientIds.length === 0) return out;
+    const rows: { recipient_id: number; user_id: number }[] = await this.em.query(
+      `SELECT r.id AS recipient_id, m.user_id FROM recipients r JOIN direct_message_group_members m ON m.group_id = r.type_id
+       WHERE r.id = ANY($1::int[]) AND r.type = ${RECIPIENT_DIRECT} ORDER BY 1, 2`,
+      [recipientIds],
+    );
+    for (const r of rows) {
+      if (!out.has(r.recipient_id)) out.set(r.recipient_id, []);
+      out.get(r.recipient_id)!.push(r.user_id);
+    }
+    return out;
+  }
+  async activeSubscriberCount(channelId: number): Promise<number> {
+    const [row] = await this.em.query(
+      `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
+       WHERE s.channel_id = $1 AND s.active`,
+      [channelId],
+    );
+    return row.n;
+  }
+  async activeSubscribers(channelId: number): Promise<number[]> {
+    const rows: { user_id: number }[] = await this.em.query(`SELECT user_id FROM subscriptions WHERE channel_id = $1 AND active`, [channelId]);
+    return rows.map((r) => r.user_id);
+  }
+  async mentionCandidates(
+    realmId: number,
+    names: readonly string[],
+    ids: readonly number[],
+    groupNames: readonly string[],
+  ): Promise<MentionCandidates> {
+    const users =
+      names.length + ids.length === 0
+        ? []
+        : await this.em.query(
+            `SELECT id, full_name, is_bot FROM users
+             WHERE realm_id = $1 AND is_active AND (lower(full_name) = ANY($2::text[]) OR id = ANY($3::int[]))`,
+            [realmId, names, ids],
+          );
+    const groups =
+      groupNames.length === 0
+        ? []
+        : await this.em.query(
+            `SELECT id, name, can_mention_group_id FROM user_groups
+             WHERE realm_id = $1 AND name = ANY($2::text[]) AND NOT deactivated AND NOT is_system_group`,
+            [realmId, groupNames],
+          );
+    return {
+      users: users.map((u: { id: number; full_name: string; is_bot: boolean }) => ({ id: u.id, fullName: u.full_name, isBot: u.is_bot })),
+      groups: groups.map((g: { id: number; name: string; can_mention_group_id: number }) => ({
+        id: g.id,
+        name: g.name,
+        canMentionGroupId: g.can_mention_group_id,
+      })),
+    };
+  }
+  async groupMembers(groupIds: readonly number[]): Promise<number[]> {
+    if (groupIds.length === 0) return [];
+    const rows = await this.em.query(
+      `WITH RECURSIVE down(id) AS (
+         SELECT unnest($1::int[])
+         UNION
+         SELECT s.subgroup_id FROM user_group_subgroups s JOIN down ON s.supergroup_id = down.id
+       )
+       SELECT DISTINCT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+       WHERE m.group_id IN (SELECT id FROM down)`,
+      [groupIds],
+    );
+    return rows.map((r: { user_id: number }) => r.user_id);
+  }}

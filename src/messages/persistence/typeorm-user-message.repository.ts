@@ -1,0 +1,73 @@
+import { FLAG_BITS, type MentionFlags } from '@app/domain/messages';
+import type { EntityManager } from 'typeorm';
+import { returnedRows } from '../../shared/persistence/rows.js';
+import { type UserMessageRow, UserMessageRepository } from '../application/message.ports.js';
+
+export class TypeOrmUserMessageRepository extends UserMessageRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async flags(userId: number, messageId: number): Promise<number | null> {
+    const [row] = await this.em.query(`SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2`, [userId, messageId]);
+    return row ? row.flags : null;
+  }
+  async existingFlags(userId: number, messageIds: readonly number[]): Promise<Map<number, number>> {
+    if (messageIds.length === 0) return new Map();
+    const rows = await this.em.query(`SELECT message_id, flags FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[])`, [
+      userId,
+      messageIds,
+    ]);
+    return new Map(rows.map((r: { message_id: number; flags: number }) => [r.message_id, r.flags]));
+  }
+  async setFlag(userId: number, messageIds: readonly number[], bit: number, add: boolean): Promise<number[]> {
+    if (messageIds.length === 0) return [];
+    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+      `UPDATE user_messages SET flags = ${add ? 'flags | $3' : 'flags & ~$3::int'}
+       WHERE user_id = $1 AND message_id = ANY($2::int[]) AND ${add ? '(flags & $3) = 0' : '(flags & $3) <> 0'}
+       RETURNING message_id`,
+      [userId, messageIds, bit],
+    ));
+    return rows.map((r: { message_id: number }) => r.message_id).sort((a: number, b: number) => a - b);
+  }
+  async insertHistoricalRows(userId: number, messageIds: readonly number[], flags: number): Promise<void> {
+    if (messageIds.length === 0) return;
+    await this.em.query(
+      `INSERT INTO user_messages (user_id, message_id, flags) SELECT $1, m, $3 FROM unnest($2::int[]) AS m
+       ON CONFLICT (user_id, message_id) DO NOTHING`,
+      [userId, messageIds, flags | FLAG_BITS.historical],
+    );
+  }
+  async markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]> {
+    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+      `UPDATE user_messages um SET flags = um.flags | ${FLAG_BITS.read}
+       FROM messages m
+       WHERE um.user_id = $1 AND (um.flags & ${FLAG_BITS.read}) = 0 AND m.id = um.message_id
+         AND ($2::int IS NULL OR m.channel_id = $2) AND ($3::text IS NULL OR lower(m.topic) = lower($3))
+       RETURNING um.message_id`,
+      [userId, channelId, topic],
+    ));
+    return rows.map((r: { message_id: number }) => r.message_id);
+  }
+  async userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = $1 AND m.channel_id = $2 AND lower(m.topic) = lower($3) LIMIT 1`,
+      [userId, channelId, topic],
+    );
+    return rows.length > 0;
+  }
+  async updateMentionFlags(messageId: number, f: MentionFlags): Promise<void> {
+    const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+    await this.em.query(
+      `UPDATE user_messages um SET flags = (um.flags & ~${mentionBits})
+         | (CASE WHEN um.user_id = ANY($2::int[]) THEN ${FLAG_BITS.mentioned} ELSE 0 END)
+         | (CASE WHEN $3 THEN ${FLAG_BITS.stream_wildcard_mentioned} ELSE 0 END)
+         | (CASE WHEN um.user_id = ANY($4::int[]) THEN ${FLAG_BITS.topic_wildcard_mentioned} ELSE 0 END)
+       WHERE um.message_id = $1`,
+      [messageId, f.mentioned, f.streamWildcard, f.topicWildcardUsers],
+    );
+  }
+  async readers(messageId: number): Promise<UserMessageRow[]> {
+    return this.em.query(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1`, [messageId]);
+  }}
