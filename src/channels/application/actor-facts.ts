@@ -17,7 +17,7 @@ export async function loadActorFacts(tx: Tx, actor: Actor, webPublicStreamsEnabl
   // One connection per transaction: its queries run one after the other.
   const groupIds = await tx.groups.groupIdsOfUser(actor.userId);
   const realmSettings = await tx.realms.groupSettings(actor.realmId);
-  const systemGroups = await tx.groups.systemGroupIds(actor.realmId);
+  const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId);
   const realm = await tx.realms.get(actor.realmId);
   return {
     viewer: { userId: actor.userId, role: actor.role, groupIds },
@@ -65,7 +65,7 @@ export async function validateChannelGroupSetting(tx: Tx, realmId: number, name:
     name,
     value,
     CHANNEL_GROUP_SETTINGS[name].config,
-    await tx.groups.facts(realmId, groups),
-    await tx.groups.activeUserIds(realmId, users),
+    await tx.groupSettings.groupFacts(realmId, groups),
+    await tx.groupSettings.activeUserIds(realmId, users),
   );
 }

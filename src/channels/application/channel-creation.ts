@@ -77,7 +77,7 @@ async function storedSettings(
     const value: GroupSettingValue =
       given[name] ??
       (def.default === 'channel_creator' ? { directMembers: [actor.userId], directSubgroups: [] } : facts.systemGroups.get(def.default)!);
-    groupIds[name] = await tx.groups.storeSettingValue(actor.realmId, value);
+    groupIds[name] = await tx.groupSettings.store(actor.realmId, value);
   }
   return groupIds;
 }

@@ -1,10 +1,9 @@
 import {
   type ChannelEvent,
   channelViewers,
-  pairKey,
+  subscribingReveals,
   type SubscriptionEvent,
   type SubscriptionPair,
-  subscribingReveals,
   unsubscribingHides,
 } from '@app/domain/channels';
 import type { Role } from '@app/domain/users';
@@ -55,13 +54,6 @@ export async function subscriptionChangeEvents(
     else updates.push(...subscriptionUpdateEvents(realmId, e.userId, e.channelId, e.property, e.value));
   }
   return [...(await addEvents(tx, realmId, joined)), ...(await subscriptionRemoveEvents(tx, realmId, left, channelNames)), ...updates];
-}
-
-/** `subscription` `add` for each new subscriber and `peer_add` for the others, reading the pairs' subscriptions. */
-export async function subscriptionAddEvents(tx: Tx, realmId: number, added: readonly Pair[]): Promise<ClientEvent[]> {
-  if (added.length === 0) return [];
-  const rows = await tx.subscriptions.records([...new Set(added.map((p) => p.userId))], [...new Set(added.map((p) => p.channelId))]);
-  return addEvents(tx, realmId, added.map((p) => rows.get(pairKey(p.userId, p.channelId))!));
 }
 
 /** `subscription` `add` for each new subscriber and `peer_add` for the others (a constant number of reads). */

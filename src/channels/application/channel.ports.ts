@@ -38,7 +38,6 @@ export interface ChannelFolderRecord {
 }
 
 /** The key of a (user, channel) pair in maps of subscriptions (defined by the domain). */
-export { pairKey } from '@app/domain/channels';
 
 export abstract class ChannelRepository {
   abstract findById(realmId: number, channelId: number, forUpdate?: boolean): Promise<Channel | null>;
@@ -50,11 +49,6 @@ export abstract class ChannelRepository {
   abstract save(c: Channel, renderedDescription: string, groupIds: Partial<Record<ChannelGroupSettingName, number>>): Promise<void>;
   abstract defaultChannelIds(realmId: number): Promise<Set<number>>;
   abstract setDefault(realmId: number, channelIds: readonly number[], isDefault: boolean): Promise<void>;
-  /**
-   * Kept for the contexts that read subscriptions through `tx.channels` (messages, drafts,
-   * invitations): the same as `tx.subscriptions.records`.
-   */
-  abstract subscriptionRows(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>>;
   abstract setTopicVisibility(
     realmId: number,
     userId: number,

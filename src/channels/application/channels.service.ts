@@ -149,7 +149,7 @@ export class ChannelsService {
       await this.updateGroupSettings(tx, actor, facts, { channel, contentAccess }, req.groupSettings);
       const stored: Partial<Record<ChannelGroupSettingName, number>> = {};
       for (const name of channel.settingsToStore()) {
-        stored[name] = await tx.groups.storeSettingValue(realmId, channel.groupSettings[name]);
+        stored[name] = await tx.groupSettings.store(realmId, channel.groupSettings[name]);
       }
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), stored);
       tx.afterCommit(await channelChangeEvents(tx, realmId, channel, channel.pullEvents()));

@@ -17,7 +17,7 @@ import {
   type NewChannel,
   type SubscriptionRecord,
 } from '../application/channel.ports.js';
-import { toSubscription, TypeOrmSubscriptionRepository } from './typeorm-subscription.repository.js';
+import { toSubscription } from './typeorm-subscription.repository.js';
 
 const SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
 
@@ -165,10 +165,6 @@ export class TypeOrmChannelRepository extends ChannelRepository {
         : `DELETE FROM default_channels WHERE realm_id = $1 AND channel_id = ANY($2::int[])`,
       [realmId, channelIds],
     );
-  }
-
-  subscriptionRows(userIds: readonly number[], channelIds: readonly number[]): Promise<Map<string, SubscriptionRecord>> {
-    return new TypeOrmSubscriptionRepository(this.em).records(userIds, channelIds);
   }
 
   async setTopicVisibility(

@@ -1,3 +1,4 @@
+import { pairKey } from '@app/domain/channels';
 import type { Viewer } from '@app/domain/channels';
 import {
   assertDraftChannelAccessible,
@@ -12,7 +13,6 @@ import {
 } from '@app/domain/drafts';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
@@ -41,7 +41,7 @@ class DraftTargets {
       case 'channel': {
         const channelId = checked.target.channelId;
         const channel = isStorableId(channelId) ? await this.tx.channels.findById(realmId, channelId) : null;
-        const rows = channel ? await this.tx.channels.subscriptionRows([userId], [channelId]) : new Map();
+        const rows = channel ? await this.tx.subscriptions.records([userId], [channelId]) : new Map();
         assertDraftChannelAccessible(channel, await this.asViewer(), rows.get(pairKey(userId, channelId))?.active === true);
         return resolvedDraft(checked);
       }

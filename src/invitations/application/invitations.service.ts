@@ -1,3 +1,4 @@
+import { pairKey } from '@app/domain/channels';
 import {
   assertCanInviteAs,
   assertCanInviteToChannels,
@@ -23,7 +24,6 @@ import {
 import { insufficientPermission } from '@app/domain/shared';
 import { type Actor, isAdmin, type Role } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/index.js';
 import { RealmQueries } from '../../realm/index.js';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
@@ -237,7 +237,7 @@ export class InvitationsService {
     const realmId = actor.realmId;
     if (req.streamIds.length > 0) {
       const ids = [...new Set(req.streamIds)].filter(isStorableId);
-      const subscriptions = await tx.channels.subscriptionRows([actor.userId], ids);
+      const subscriptions = await tx.subscriptions.records([actor.userId], ids);
       const defaults = await tx.channels.defaultChannelIds(realmId);
       const channels = new Map<number, InviteChannel>();
       for (const id of ids) {

@@ -1,3 +1,4 @@
+import { pairKey } from '@app/domain/channels';
 import { createHash } from 'node:crypto';
 import type { Channel } from '@app/domain/channels';
 import {
@@ -19,7 +20,7 @@ import {
 import { badRequest } from '@app/domain/shared';
 import { type Actor, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey, streamUpdateEvents } from '../../channels/index.js';
+import { streamUpdateEvents } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext } from '../../users/index.js';
@@ -63,7 +64,7 @@ export class MessageEditService {
 
   async editMessage(actor: Actor, messageId: number, req: EditMessageRequest): Promise<AttachmentRecord[]> {
     return this.uow.run(async (tx) => {
-      const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+      const ctx = await loadActorContext(tx, actor);
       const rules = realmMessageRules(ctx);
       const now = this.clock.now();
       const { message, channel: source } = await this.loadForModification(tx, actor, ctx, messageId);
@@ -104,7 +105,7 @@ export class MessageEditService {
     const hasRow = (await tx.userMessages.flags(actor.userId, m.id)) !== null;
     const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
     const subscribed =
-      m.channelId !== null && (await tx.channels.subscriptionRows([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
+      m.channelId !== null && (await tx.subscriptions.records([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
     if (!canAccessMessage(m, hasRow, channel, viewerOf(actor, ctx), subscribed, true)) throw invalidMessage();
     return { message, channel };
   }
@@ -144,7 +145,7 @@ export class MessageEditService {
   private async destination(tx: Tx, actor: Actor, channelId: number): Promise<NonNullable<EditFacts['destination']>> {
     const channel = await tx.channels.findById(actor.realmId, channelId);
     if (channel === null) return { channel, subscribed: false, recipientId: 0 };
-    const sub = (await tx.channels.subscriptionRows([actor.userId], [channelId])).get(pairKey(actor.userId, channelId));
+    const sub = (await tx.subscriptions.records([actor.userId], [channelId])).get(pairKey(actor.userId, channelId));
     return { channel, subscribed: sub?.active === true, recipientId: await tx.conversations.channelRecipient(actor.realmId, channelId) };
   }
 
@@ -246,7 +247,7 @@ export class MessageEditService {
   /** DELETE /messages/{id} (spec 11 §3). */
   async deleteMessage(actor: Actor, messageId: number): Promise<void> {
     await this.uow.run(async (tx) => {
-      const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+      const ctx = await loadActorContext(tx, actor);
       const { message, channel } = await this.loadForModification(tx, actor, ctx, messageId);
       const sender = await tx.users.findById(actor.realmId, message.senderId);
       const sentByOwnBot = sender?.isBot === true && sender.botOwnerId === actor.userId;

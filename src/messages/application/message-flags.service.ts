@@ -1,9 +1,8 @@
-import { hasContentAccess } from '@app/domain/channels';
+import { hasContentAccess, pairKey } from '@app/domain/channels';
 import { FLAG_BITS, invalidMessage, parseFlagChange } from '@app/domain/messages';
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/index.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage } from './message-access.js';
@@ -37,7 +36,7 @@ export class MessageFlagsService {
     if (markUnread) {
       // A channel message can be unread only while its reader is subscribed.
       const channelIds = [...new Set([...messages.values()].map((m) => m.channelId).filter((c): c is number => c !== null))];
-      const rows = await tx.channels.subscriptionRows([actor.userId], channelIds);
+      const rows = await tx.subscriptions.records([actor.userId], channelIds);
       const unsubscribed = new Set(channelIds.filter((c) => !rows.get(pairKey(actor.userId, c))?.active));
       ignoredChannels = [...unsubscribed];
       ids = ids.filter((id) => {
@@ -50,10 +49,10 @@ export class MessageFlagsService {
     // marking unread need a (historical) row, and only for messages the user can read.
     const needsRow = ids.filter((id) => !existing.has(id) && (change.add ? change.flag !== 'read' : change.flag === 'read'));
     if (needsRow.length > 0) {
-      const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+      const ctx = await loadActorContext(tx, actor);
       const viewer = viewerOf(actor, ctx);
       const channelIds = [...new Set(needsRow.map((id) => messages.get(id)?.channelId).filter((c): c is number => c != null))];
-      const subs = await tx.channels.subscriptionRows([actor.userId], channelIds);
+      const subs = await tx.subscriptions.records([actor.userId], channelIds);
       const channels = new Map<number, Awaited<ReturnType<Tx['channels']['findById']>>>();
       for (const c of channelIds) channels.set(c, await tx.channels.findById(actor.realmId, c));
       for (const id of needsRow) {
@@ -121,8 +120,8 @@ export class MessageFlagsService {
 
   private async accessibleChannel(tx: Tx, actor: Actor, channelId: number): Promise<void> {
     const channel = await tx.channels.findById(actor.realmId, channelId);
-    const ctx = await loadActorContext(actor, tx.realms, tx.groups);
-    const sub = channel ? (await tx.channels.subscriptionRows([actor.userId], [channelId])).get(pairKey(actor.userId, channelId)) : undefined;
+    const ctx = await loadActorContext(tx, actor);
+    const sub = channel ? (await tx.subscriptions.records([actor.userId], [channelId])).get(pairKey(actor.userId, channelId)) : undefined;
     if (!channel || !hasContentAccess(channel, viewerOf(actor, ctx), sub?.active === true)) throw badRequest('Invalid channel ID');
   }
 

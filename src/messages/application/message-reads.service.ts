@@ -1,10 +1,9 @@
 import { DomainError } from '@app/domain/shared';
-import { hasContentAccess, type Viewer } from '@app/domain/channels';
+import { hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
 import { invalidMessage } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/index.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage, viewerOf } from './message-access.js';
@@ -39,7 +38,7 @@ export class MessageReadsService {
   ) {}
 
   async viewer(tx: Tx, actor: Actor): Promise<Viewer> {
-    return viewerOf(actor, await loadActorContext(actor, tx.realms, tx.groups));
+    return viewerOf(actor, await loadActorContext(tx, actor));
   }
 
   async fetch(actor: Actor, req: FetchRequest): Promise<(RangeResult & { byIds: false }) | { byIds: true; messages: FetchedMessage[] }> {
@@ -66,7 +65,7 @@ export class MessageReadsService {
   async canRead(tx: Tx, actor: Actor, m: MessageRecord, hasRow: boolean, forModification = false, viewer?: Viewer): Promise<boolean> {
     if (m.channelId === null) return hasRow;
     const channel = await tx.channels.findById(actor.realmId, m.channelId);
-    const sub = await tx.channels.subscriptionRows([actor.userId], [m.channelId]);
+    const sub = await tx.subscriptions.records([actor.userId], [m.channelId]);
     const v = viewer ?? (await this.viewer(tx, actor));
     return canAccessMessage(m, hasRow, channel, v, sub.get(pairKey(actor.userId, m.channelId))?.active === true, forModification);
   }
@@ -95,7 +94,7 @@ export class MessageReadsService {
           : null;
     if (found === null) throw badNarrow(`unknown channel ${String(t.operand)}`);
     const viewer = await this.viewer(tx, actor);
-    const sub = await tx.channels.subscriptionRows([actor.userId], [found.id]);
+    const sub = await tx.subscriptions.records([actor.userId], [found.id]);
     const access = hasContentAccess(found, viewer, sub.get(pairKey(actor.userId, found.id))?.active === true);
     if (!t.negated && access && narrow.channelHistory === null) {
       narrow.channelHistory = { channelId: found.id, requireRow: !found.snapshot().historyPublicToSubscribers };

@@ -1,4 +1,4 @@
-import { type Channel, holds, type Viewer } from '@app/domain/channels';
+import { type Channel, holds, pairKey, type Viewer } from '@app/domain/channels';
 import {
   automaticVisibilityAfterSend,
   type ChannelSendFacts,
@@ -15,7 +15,7 @@ import {
 import { badRequest, DomainError } from '@app/domain/shared';
 import { type Actor, type GroupSettingValue, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey, userTopicEvent } from '../../channels/index.js';
+import { userTopicEvent } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext, type UserRecord } from '../../users/index.js';
@@ -63,7 +63,7 @@ export class MessageSendService {
     return this.uow.run(async (tx) => {
       const destination = await this.parseRecipients(tx, actor, req);
       const content = normaliseContent(req.content);
-      const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+      const ctx = await loadActorContext(tx, actor);
       if (destination.kind === 'channel') return this.sendToChannel(tx, actor, ctx, destination, content, req);
       return this.sendDirect(tx, actor, ctx, destination.users, content, req);
     });
@@ -171,7 +171,7 @@ export class MessageSendService {
    */
   private async channelFacts(tx: Tx, actor: Actor, ctx: ActorContext, sender: UserRecord, channel: Channel, topic: string): Promise<ChannelSendFacts & { muted: boolean }> {
     const ownerId = sender.isBot ? sender.botOwnerId : null;
-    const rows = await tx.channels.subscriptionRows(ownerId !== null ? [actor.userId, ownerId] : [actor.userId], [channel.id]);
+    const rows = await tx.subscriptions.records(ownerId !== null ? [actor.userId, ownerId] : [actor.userId], [channel.id]);
     const subscription = rows.get(pairKey(actor.userId, channel.id));
     const botOwner = ownerId !== null ? await this.ownerViewer(tx, actor, ownerId) : null;
     const topicFacts = await tx.messages.topicFacts(channel.id, topic);

@@ -1,8 +1,8 @@
+import { pairKey } from '@app/domain/channels';
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { pairKey } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
@@ -61,7 +61,7 @@ export class UploadsService {
       const attachment = await tx.attachments.byPath(actor.realmId, pathId);
       if (attachment === null) throw notFound();
       if (attachment.ownerId !== actor.userId) {
-        const ctx = await loadActorContext(actor, tx.realms, tx.groups);
+        const ctx = await loadActorContext(tx, actor);
         const viewer = viewerOf(actor, ctx);
         const messages = await tx.messages.findMany(actor.realmId, attachment.messageIds);
         let allowed = false;
@@ -70,7 +70,7 @@ export class UploadsService {
           const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
           const subscribed =
             m.channelId !== null &&
-            (await tx.channels.subscriptionRows([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
+            (await tx.subscriptions.records([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
           if (canAccessMessage(m, hasRow, channel, viewer, subscribed, false)) {
             allowed = true;
             break;

@@ -1,5 +1,6 @@
 import { type Actor, type GroupSettingValue, holdsGroupSetting } from '@app/domain/users';
 import type { RealmRecord, RealmRepository } from '../../realm/index.js';
+import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { UserGroupRepository } from './user.ports.js';
 
 /**
@@ -43,14 +44,10 @@ export interface ActorContext {
 }
 
 /** Loads the context on the transaction's connection (its queries run one after the other). */
-export async function loadActorContext(
-  actor: Actor,
-  realms: RealmRepository,
-  groups: UserGroupRepository,
-): Promise<ActorContext> {
-  const groupIds = await groups.groupIdsOfUser(actor.userId);
-  const realmSettings = await realms.groupSettings(actor.realmId);
-  const systemGroups = await groups.systemGroupIds(actor.realmId);
-  const realm = await realms.get(actor.realmId);
+export async function loadActorContext(tx: Tx, actor: Actor): Promise<ActorContext> {
+  const groupIds = await tx.groups.groupIdsOfUser(actor.userId);
+  const realmSettings = await tx.realms.groupSettings(actor.realmId);
+  const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId);
+  const realm = await tx.realms.get(actor.realmId);
   return { groupIds, realmSettings, systemGroups, realm };
 }

@@ -57,10 +57,10 @@ export class UserGroupsService {
   async createGroup(actor: Actor, input: CreateGroupInput): Promise<number> {
     return this.uow.run(async (tx) => {
       const realmId = actor.realmId;
-      const active = await tx.groups.activeUserIds(realmId, input.members);
+      const active = await tx.groupSettings.activeUserIds(realmId, input.members);
       for (const id of input.members) if (!active.has(id)) throw invalidUserId(id);
       const name = checkUserGroupName(input.name);
-      const system = await tx.groups.systemGroupIds(realmId);
+      const system = await tx.groupSettings.systemGroupIds(realmId);
       const nobody = system.get(SystemGroup.NOBODY)!;
       const settings: Record<string, number> = {};
       const values: Record<string, GroupSettingValue> = {};
@@ -73,7 +73,7 @@ export class UserGroupsService {
         } else {
           value = def.default === 'group_creator' ? { directMembers: [actor.userId], directSubgroups: [] } : system.get(def.default)!;
         }
-        settings[setting] = await tx.groups.storeSettingValue(realmId, value);
+        settings[setting] = await tx.groupSettings.store(realmId, value);
         values[setting] = value;
       }
       if (await tx.groups.namedGroupExists(realmId, name)) throw userGroupAlreadyExists(name);
@@ -102,7 +102,7 @@ export class UserGroupsService {
       };
       const events: ClientEvent['event'][] = [{ type: 'user_group', op: 'add', group: presentUserGroup(group) }];
       if (input.subgroups.length > 0) {
-        const facts = await tx.groups.facts(realmId, input.subgroups);
+        const facts = await tx.groupSettings.groupFacts(realmId, input.subgroups);
         for (const id of input.subgroups) {
           const g = facts.get(id);
           if (!g || g.name === '') throw invalidUserGroupId(id);
@@ -128,14 +128,14 @@ export class UserGroupsService {
 
       const members = await tx.groups.directMemberIds(groupId);
       const touched = [...change.add, ...change.delete];
-      const active = await tx.groups.activeUserIds(realmId, touched);
+      const active = await tx.groupSettings.activeUserIds(realmId, touched);
       for (const id of touched) if (!active.has(id)) throw invalidUserId(id);
       assertCanAddMembers(change.add, members);
       assertCanRemoveMembers(change.delete, members);
 
       const subgroups = await tx.groups.directSubgroupIds(groupId);
       const requested = [...change.addSubgroups, ...change.deleteSubgroups];
-      const facts = await tx.groups.facts(realmId, requested);
+      const facts = await tx.groupSettings.groupFacts(realmId, requested);
       for (const id of requested) {
         const g = facts.get(id);
         if (!g || g.name === '') throw invalidUserGroupId(id);
@@ -194,8 +194,8 @@ export class UserGroupsService {
       setting,
       value,
       config,
-      await tx.groups.facts(realmId, groupIds),
-      await tx.groups.activeUserIds(realmId, userIds),
+      await tx.groupSettings.groupFacts(realmId, groupIds),
+      await tx.groupSettings.activeUserIds(realmId, userIds),
     );
   }
 

@@ -1,5 +1,5 @@
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import type { GroupFacts, GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
+import type { GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
 
 export interface NewUser {
   realmId: number;
@@ -74,7 +74,6 @@ export interface UserGroupRecord {
 
 export abstract class UserGroupRepository {
   abstract createSystemGroups(realmId: number): Promise<Map<SystemGroupName, number>>;
-  abstract systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>>;
   /** Replaces the user's direct memberships of system groups (role changes, new users). */
   abstract setSystemGroupMemberships(realmId: number, userId: number, groups: readonly SystemGroupName[]): Promise<void>;
   /**
@@ -90,8 +89,6 @@ export abstract class UserGroupRepository {
     dateCreated: Date;
     settings: Readonly<Record<string, number>>;
   }): Promise<number>;
-  /** Stores a setting value: a named group's id as is, an anonymous group as a new nameless group. */
-  abstract storeSettingValue(realmId: number, value: GroupSettingValue): Promise<number>;
   abstract find(realmId: number, groupId: number, forUpdate?: boolean): Promise<UserGroupRecord | null>;
   abstract namedGroupExists(realmId: number, name: string): Promise<boolean>;
   abstract directMemberIds(groupId: number): Promise<Set<number>>;
@@ -106,8 +103,6 @@ export abstract class UserGroupRepository {
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
   /** The groups of several users (through subgroups) in one query. */
   abstract groupIdsOfUsers(userIds: readonly number[]): Promise<Map<number, Set<number>>>;
-  abstract facts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>>;
-  abstract activeUserIds(realmId: number, userIds: readonly number[], allowBots?: boolean): Promise<Set<number>>;
   /** The value a setting pointing at this group reports: its id, or its members and subgroups when anonymous. */
   abstract settingValue(groupId: number): Promise<GroupSettingValue>;
   abstract settingValuesOf(groupIds: readonly number[]): Promise<Map<number, GroupSettingValue>>;

@@ -1,10 +1,4 @@
-import {
-  type GroupFacts,
-  type GroupSettingValue,
-  SYSTEM_GROUPS,
-  SystemGroup,
-  type SystemGroupName,
-} from '@app/domain/users';
+import { type GroupSettingValue, SYSTEM_GROUPS, SystemGroup, type SystemGroupName } from '@app/domain/users';
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
 import { type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
@@ -49,7 +43,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     return ids;
   }
 
-  async systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
+  private async systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
     const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
       `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
       [realmId],
@@ -102,14 +96,6 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
        RETURNING id`,
       [g.realmId, g.name, g.description, g.creatorId, g.dateCreated, ...USER_GROUP_SETTING_NAMES.map((s) => g.settings[s])],
     );
-    return row.id;
-  }
-
-  async storeSettingValue(realmId: number, value: GroupSettingValue): Promise<number> {
-    if (typeof value === 'number') return value;
-    const [row] = await this.em.query(`INSERT INTO user_groups (realm_id) VALUES ($1) RETURNING id`, [realmId]);
-    await this.addMembers(realmId, row.id, value.directMembers);
-    await this.addSubgroups(realmId, row.id, value.directSubgroups);
     return row.id;
   }
 
@@ -206,30 +192,6 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
 
   groupIdsOfUser(userId: number): Promise<Set<number>> {
     return groupIdsOfUser(this.em, userId);
-  }
-
-  async facts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>> {
-    if (groupIds.length === 0) return new Map();
-    const rows = await this.em.query(
-      `SELECT id, coalesce(name, '') AS name, is_system_group, deactivated FROM user_groups
-       WHERE realm_id = $1 AND id = ANY($2::int[])`,
-      [realmId, groupIds],
-    );
-    return new Map(
-      rows.map((r: { id: number; name: string; is_system_group: boolean; deactivated: boolean }) => [
-        r.id,
-        { id: r.id, name: r.name, isSystemGroup: r.is_system_group, deactivated: r.deactivated },
-      ]),
-    );
-  }
-
-  async activeUserIds(realmId: number, userIds: readonly number[], allowBots = true): Promise<Set<number>> {
-    if (userIds.length === 0) return new Set();
-    const rows = await this.em.query(
-      `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND is_active ${allowBots ? '' : 'AND NOT is_bot'}`,
-      [realmId, userIds],
-    );
-    return new Set(rows.map((r: { id: number }) => r.id));
   }
 
   async settingValue(groupId: number): Promise<GroupSettingValue> {

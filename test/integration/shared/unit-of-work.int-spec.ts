@@ -22,7 +22,7 @@ describe('TypeOrmUnitOfWork', () => {
     const before = await countGroups();
     await expect(
       uow.run(async (tx) => {
-        await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [] });
+        await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [] });
         tx.afterCommit([event]);
         throw new Error('boom');
       }),
@@ -33,7 +33,7 @@ describe('TypeOrmUnitOfWork', () => {
 
   it('journals the events with the transaction, numbered per organization', async () => {
     const id = await uow.run(async (tx) => {
-      const groupId = await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [] });
+      const groupId = await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [] });
       tx.afterCommit([event, { ...event, event: { type: 'second' } }]);
       return groupId;
     });
@@ -58,9 +58,9 @@ describe('TypeOrmUnitOfWork', () => {
 describe('user group queries', () => {
   it('walk subgroups in both directions', async () => {
     const ids = await uow.run(async (tx) => {
-      const a = await tx.groups.storeSettingValue(1, { directMembers: [], directSubgroups: [] });
-      const b = await tx.groups.storeSettingValue(1, { directMembers: [t.owner.id], directSubgroups: [a] });
-      const c = await tx.groups.storeSettingValue(1, { directMembers: [], directSubgroups: [b] });
+      const a = await tx.groupSettings.store(1, { directMembers: [], directSubgroups: [] });
+      const b = await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [a] });
+      const c = await tx.groupSettings.store(1, { directMembers: [], directSubgroups: [b] });
       return { a, b, c };
     });
     await uow.run(async (tx) => {
