@@ -1,6 +1,7 @@
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName, holds, type Viewer } from '@app/domain/channels';
 import { badRequest } from '@app/domain/shared';
-import { type Actor, type GroupSettingValue, isAdmin, noSuchUser, validateGroupSetting } from '@app/domain/users';
+import { type Actor, type GroupSettingValue, isAdmin, noSuchUser } from '@app/domain/users';
+import { assertValidGroupSetting } from '../../shared/application/group-setting-store.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { UserRecord } from '../../users/index.js';
 
@@ -59,13 +60,5 @@ export async function resolvePrincipals(tx: Tx, realmId: number, principals: rea
 
 /** A channel permission setting's value is one the setting accepts (01 §8.1). */
 export async function validateChannelGroupSetting(tx: Tx, realmId: number, name: ChannelGroupSettingName, value: GroupSettingValue): Promise<void> {
-  const groups = typeof value === 'number' ? [value] : [...value.directSubgroups];
-  const users = typeof value === 'number' ? [] : [...value.directMembers];
-  validateGroupSetting(
-    name,
-    value,
-    CHANNEL_GROUP_SETTINGS[name].config,
-    await tx.groupSettings.groupFacts(realmId, groups),
-    await tx.groupSettings.activeUserIds(realmId, users),
-  );
+  await assertValidGroupSetting(tx.groupSettings, realmId, name, value, CHANNEL_GROUP_SETTINGS[name].config);
 }

@@ -21,7 +21,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext, type UserRecord } from '../../users/index.js';
 import { claimableAttachments } from './attachment-claims.js';
 import { realmTopicsPolicy, viewerOf } from './message-access.js';
-import { messageEvent } from './message.events.js';
+import { messageEvent, storedMessageFields } from './message.events.js';
 import { MessageRenderer } from './message-renderer.js';
 import { type MentionResolution, MentionResolver } from './mention-resolver.js';
 
@@ -148,7 +148,9 @@ export class MessageSendService {
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
-        ...this.eventFields(message, ctx, req),
+        ...storedMessageFields(message),
+        realmStringId: ctx.realm.stringId,
+        localEcho: localEchoOf(req),
         sender,
         channel: { id: channel.id, name: channel.name, public: !channel.inviteOnly },
         participants: [],
@@ -205,21 +207,6 @@ export class MessageSendService {
     };
   }
 
-  private eventFields(message: Message, ctx: ActorContext, req: SendRequest) {
-    const m = message.snapshot();
-    return {
-      realmId: m.realmId,
-      realmStringId: ctx.realm.stringId,
-      id: m.id,
-      recipientId: m.recipientId,
-      topic: m.topic,
-      content: m.content,
-      renderedContent: m.renderedContent,
-      dateSent: m.dateSent,
-      client: m.sendingClient,
-      localEcho: localEchoOf(req),
-    };
-  }
 
   /** The sender's automatic follow / unmute of the topic (spec 10 §2.9). */
   private async followAfterSend(
@@ -272,7 +259,9 @@ export class MessageSendService {
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
-        ...this.eventFields(message, ctx, req),
+        ...storedMessageFields(message),
+        realmStringId: ctx.realm.stringId,
+        localEcho: localEchoOf(req),
         sender,
         channel: null,
         participants: [...everyone.values()].sort((a, b) => a.id - b.id),

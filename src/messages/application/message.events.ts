@@ -1,4 +1,4 @@
-import { FLAG_BITS, flagsToApi, isMeMessage, type MessageEvent, type TopicMove } from '@app/domain/messages';
+import { FLAG_BITS, flagsToApi, isMeMessage, type Message, type MessageEvent, type TopicMove } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { userTopicEvent } from '../../channels/index.js';
@@ -20,6 +20,21 @@ export interface MessageEventInput {
   /** Each recipient's flags bitmask, as written. */
   rows: readonly { userId: number; flags: number }[];
   localEcho?: { queueId: string; localId: string };
+}
+
+/** What a `message` event takes from the stored message itself. */
+export function storedMessageFields(message: Message) {
+  const m = message.snapshot();
+  return {
+    realmId: m.realmId,
+    id: m.id,
+    recipientId: m.recipientId,
+    topic: m.topic,
+    content: m.content,
+    renderedContent: m.renderedContent,
+    dateSent: m.dateSent,
+    client: m.sendingClient,
+  };
 }
 
 /**

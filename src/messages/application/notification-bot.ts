@@ -1,7 +1,7 @@
 import { type ChannelNotice, Message } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import { messageEvent } from './message.events.js';
+import { messageEvent, storedMessageFields } from './message.events.js';
 import { MessageRenderer } from './message-renderer.js';
 
 /**
@@ -44,7 +44,7 @@ export class NotificationBot {
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
-        ...this.eventFields(message),
+        ...storedMessageFields(message),
         realmStringId: realm.stringId,
         sender: bot,
         channel: { id: notice.channelId, name: channel.name, public: !channel.inviteOnly },
@@ -74,7 +74,7 @@ export class NotificationBot {
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
-        ...this.eventFields(message),
+        ...storedMessageFields(message),
         realmStringId: (await tx.realms.get(realmId)).stringId,
         sender: bot,
         channel: null,
@@ -83,19 +83,5 @@ export class NotificationBot {
       }),
     ]);
     return message.id;
-  }
-
-  private eventFields(message: Message) {
-    const m = message.snapshot();
-    return {
-      realmId: m.realmId,
-      id: m.id,
-      recipientId: m.recipientId,
-      topic: m.topic,
-      content: m.content,
-      renderedContent: m.renderedContent,
-      dateSent: m.dateSent,
-      client: m.sendingClient,
-    };
   }
 }

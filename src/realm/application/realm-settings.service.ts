@@ -12,14 +12,14 @@ import {
 import {
   type Actor,
   expectationMismatch,
-  type GroupSettingValue,
   groupSettingEquals,
+  type GroupSettingValue,
   isOwner,
   normaliseGroupSetting,
   SystemGroup,
-  validateGroupSetting,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { assertValidGroupSetting } from '../../shared/application/group-setting-store.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { WaitingPeriodEffects } from './realm.ports.js';
@@ -130,15 +130,7 @@ export class RealmSettingsService {
         throw expectationMismatch();
       }
       if (groupSettingEquals(next, current[name])) continue;
-      const groupIds = typeof next === 'number' ? [next] : [...next.directSubgroups];
-      const userIds = typeof next === 'number' ? [] : [...next.directMembers];
-      validateGroupSetting(
-        name,
-        next,
-        REALM_GROUP_SETTINGS[name].config,
-        await tx.groupSettings.groupFacts(realmId, groupIds),
-        await tx.groupSettings.activeUserIds(realmId, userIds),
-      );
+      await assertValidGroupSetting(tx.groupSettings, realmId, name, next, REALM_GROUP_SETTINGS[name].config);
       stored[name] = await tx.groupSettings.store(realmId, next);
       changed[name] = next;
     }

@@ -1,4 +1,4 @@
-import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain/users';
+import { type GroupFacts, type GroupSettingConfig, type GroupSettingValue, type SystemGroupName, validateGroupSetting } from '@app/domain/users';
 
 /**
  * Permission settings of the organization, its channels and its user groups are all stored as
@@ -13,6 +13,22 @@ export abstract class GroupSettingStore {
   abstract activeUserIds(realmId: number, userIds: readonly number[], allowBots?: boolean): Promise<Set<number>>;
   /** Stores a value: a named group's id as is, an anonymous group as a new nameless group. */
   abstract store(realmId: number, value: GroupSettingValue): Promise<number>;
+}
+
+/**
+ * Checks a value against a setting's rules (spec 01 §8.1) with the facts it needs: the groups it
+ * names and which of its members are active users of the organization.
+ */
+export async function assertValidGroupSetting(
+  store: GroupSettingStore,
+  realmId: number,
+  setting: string,
+  value: GroupSettingValue,
+  config: GroupSettingConfig,
+): Promise<void> {
+  const groupIds = typeof value === 'number' ? [value] : [...value.directSubgroups];
+  const userIds = typeof value === 'number' ? [] : [...value.directMembers];
+  validateGroupSetting(setting, value, config, await store.groupFacts(realmId, groupIds), await store.activeUserIds(realmId, userIds));
 }
 
 declare module './unit-of-work.js' {

@@ -18,9 +18,9 @@ import {
   SystemGroup,
   userGroupAlreadyExists,
   userGroupDeactivated,
-  validateGroupSetting,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { assertValidGroupSetting } from '../../shared/application/group-setting-store.js';
 import { type ClientEvent, toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
@@ -188,15 +188,7 @@ export class UserGroupsService {
     value: GroupSettingValue,
     config: (typeof USER_GROUP_SETTINGS)[UserGroupSettingName]['config'],
   ): Promise<void> {
-    const groupIds = typeof value === 'number' ? [value] : [...value.directSubgroups];
-    const userIds = typeof value === 'number' ? [] : [...value.directMembers];
-    validateGroupSetting(
-      setting,
-      value,
-      config,
-      await tx.groupSettings.groupFacts(realmId, groupIds),
-      await tx.groupSettings.activeUserIds(realmId, userIds),
-    );
+    await assertValidGroupSetting(tx.groupSettings, realmId, setting, value, config);
   }
 
   /**
