@@ -8,7 +8,7 @@ import {
 import { paragraphHtml } from '@app/domain/shared';
 import type { GroupSettingValue } from '@app/domain/users';
 import type { RealmRecord } from '../../realm/index.js';
-import { authenticationMethods, realmIconUrl } from '../../server/index.js';
+import { authenticationMethods, brandedRealmFields, realmIconUrl } from '../../server/index.js';
 import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 import type { ServerConfig } from '../../shared/config/server-config.js';
 import { unixSeconds } from '../../users/index.js';
@@ -111,7 +111,7 @@ function serverSettings(realm: RealmRecord, config: ServerConfig) {
     development_environment: false,
     realm_org_type: realm.orgType,
     realm_plan_type: realm.planType,
-    svc_plan_is_not_limited: true,
+    ...brandedRealmFields(config, { planIsNotLimited: true, updateAnnouncementsStreamId: -1 }),
     upgrade_text_for_wide_organization_logo: '',
     realm_push_notifications_enabled_end_timestamp: null,
     password_min_length: 6,
@@ -134,7 +134,6 @@ function serverSettings(realm: RealmRecord, config: ServerConfig) {
     realm_moderation_request_channel_id: -1,
     realm_new_stream_announcements_stream_id: -1,
     realm_signup_announcements_stream_id: -1,
-    realm_svc_update_announcements_stream_id: -1,
   };
 }
 

@@ -82,7 +82,7 @@ export class RegisterService {
     capabilities: ClientCapabilities = { linkifierUrlTemplate: false },
   ) {
     const realm = await this.realms.get(actor.realmId);
-    const state: Record<string, unknown> = { ...versionFields() };
+    const state: Record<string, unknown> = { ...versionFields(this.config) };
     const settings = await this.realms.groupSettings(actor.realmId);
     if (want('realm')) Object.assign(state, realmSection(realm, settings, this.config));
     if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, realm, settings, clientGravatar));

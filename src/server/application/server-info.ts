@@ -3,11 +3,24 @@ import type { RealmRecord } from '../../realm/index.js';
 import { type ServerConfig, SVC_FEATURE_LEVEL, SVC_VERSION } from '../../shared/config/server-config.js';
 import { paragraphHtml } from '@app/domain/shared';
 
-export const versionFields = () => ({
+/**
+ * The version facts of server_settings and register. With ZULIP_CLIENT_COMPAT (the default)
+ * also under Zulip's names, which Zulip's own clients read (the Python bindings refuse a server
+ * without `zulip_version`).
+ */
+export const versionFields = (config: Pick<ServerConfig, 'zulipClientCompat'>) => ({
   svc_version: SVC_VERSION,
   svc_merge_base: SVC_VERSION,
   svc_feature_level: SVC_FEATURE_LEVEL,
+  ...(config.zulipClientCompat ? { zulip_version: SVC_VERSION, zulip_merge_base: SVC_VERSION, zulip_feature_level: SVC_FEATURE_LEVEL } : {}),
 });
+
+/** Fields of the `realm` bundle whose Zulip names carry the brand word: both names under ZULIP_CLIENT_COMPAT. */
+export function brandedRealmFields(config: Pick<ServerConfig, 'zulipClientCompat'>, fields: { planIsNotLimited: boolean; updateAnnouncementsStreamId: number }) {
+  const neutral = { svc_plan_is_not_limited: fields.planIsNotLimited, realm_svc_update_announcements_stream_id: fields.updateAnnouncementsStreamId };
+  if (!config.zulipClientCompat) return neutral;
+  return { ...neutral, zulip_plan_is_not_limited: fields.planIsNotLimited, realm_zulip_update_announcements_stream_id: fields.updateAnnouncementsStreamId };
+}
 
 /** Without an uploaded icon Zulip shows a Gravatar identicon of the organization's string id. */
 export function realmIconUrl(realm: RealmRecord): string {
@@ -36,7 +49,7 @@ export function authenticationMethods(realm: RealmRecord): Record<string, boolea
 export function serverSettings(realm: RealmRecord, config: ServerConfig, userAgent: string): Record<string, unknown> {
   return {
     authentication_methods: authenticationMethods(realm),
-    ...versionFields(),
+    ...versionFields(config),
     push_notifications_enabled: config.pushConfigured,
     is_incompatible: /^ZulipInvalid\b/.test(userAgent),
     email_auth_enabled: realm.passwordAuthEnabled,

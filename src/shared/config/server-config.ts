@@ -62,6 +62,11 @@ export class ServerConfig {
   readonly eventHeartbeatSeconds: number;
   /** How often the reminder worker looks for due reminders; 0 turns it off. */
   readonly reminderPollIntervalMs: number;
+  /**
+   * Also answer the `zulip_*` names Zulip's own clients read (`zulip_version`,
+   * `zulip_feature_level`, …) next to the `svc_*` ones; false: only the neutral names.
+   */
+  readonly zulipClientCompat: boolean;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -106,6 +111,7 @@ export class ServerConfig {
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
     this.reminderPollIntervalMs = int(env, 'REMINDER_POLL_INTERVAL_MS', 5000);
+    this.zulipClientCompat = bool(env, 'ZULIP_CLIENT_COMPAT', true);
     if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 

@@ -1,4 +1,4 @@
-import { CustomEmojiCatalog } from '@app/domain/emoji';
+import { CustomEmojiCatalog, normaliseReactionType } from '@app/domain/emoji';
 import {
   type Actor,
   assertCanAccessUser,
@@ -11,9 +11,9 @@ import {
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { EmojiCatalog } from '../../emoji/index.js';
-import type { ClientEvent } from '../../shared/application/client-event.js';
-import { toEveryone } from '../../shared/application/client-event.js';
+import { type ClientEvent, toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { UserStatusQueries } from './user-status.ports.js';
 import { UserQueries } from './user.ports.js';
@@ -46,6 +46,7 @@ export class UserStatusService {
     private readonly statuses: UserStatusQueries,
     private readonly clock: Clock,
     private readonly emoji: EmojiCatalog,
+    private readonly config: ServerConfig,
   ) {}
 
   /** POST /users/me/status. */
@@ -85,7 +86,9 @@ export class UserStatusService {
   private async apply(tx: Tx, realmId: number, userId: number, req: StatusUpdateRequest): Promise<void> {
     // Custom emoji matter only when an emoji is named.
     const catalog = req.emojiName ? new CustomEmojiCatalog(await tx.realmEmoji.customEmoji(realmId)) : CustomEmojiCatalog.EMPTY;
-    const change: StatusChange = planStatusChange(req, catalog, this.emoji.unicode());
+    // Zulip's clients name the extra emoji's type zulip_extra_emoji (ZULIP_CLIENT_COMPAT).
+    const reactionType = this.config.zulipClientCompat ? normaliseReactionType(req.reactionType) : req.reactionType;
+    const change: StatusChange = planStatusChange({ ...req, reactionType }, catalog, this.emoji.unicode());
     if (change.away !== undefined) await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
     await tx.userStatus.upsert(realmId, userId, { statusText: change.statusText, emoji: change.emoji }, this.clock.now());
     tx.afterCommit(toEveryone(realmId, [statusEvent(userId, change)]));

@@ -30,6 +30,10 @@ describe('GET /server_settings', () => {
       svc_version: expect.any(String),
       svc_merge_base: res.body.svc_version,
       svc_feature_level: 472,
+      // ZULIP_CLIENT_COMPAT (on by default): the names Zulip's own clients read.
+      zulip_version: res.body.svc_version,
+      zulip_merge_base: res.body.svc_version,
+      zulip_feature_level: 472,
       push_notifications_enabled: false,
       is_incompatible: false,
       email_auth_enabled: true,
@@ -115,5 +119,38 @@ describe('POST /register', () => {
   it('rejects malformed selectors', async () => {
     expectError(await t.post('register', { form: { event_types: 'realm' } }), 400, 'event_types is not valid JSON');
     expectError(await t.post('register', { form: { event_types: '{}' } }), 400, 'event_types is not a list');
+  });
+});
+
+describe('ZULIP_CLIENT_COMPAT', () => {
+  it('adds Zulip’s names to server_settings and register by default', async () => {
+    const res = await t.post('register', { form: { fetch_event_types: ['realm'] } });
+    expectSuccess(res, {
+      zulip_version: res.body.svc_version,
+      zulip_merge_base: res.body.svc_version,
+      zulip_feature_level: 472,
+      zulip_plan_is_not_limited: true,
+      svc_plan_is_not_limited: true,
+      realm_zulip_update_announcements_stream_id: -1,
+      realm_svc_update_announcements_stream_id: -1,
+    });
+  });
+
+  it('off: only the neutral svc_* names', async () => {
+    const neutral = await TestApp.start({ ZULIP_CLIENT_COMPAT: 'false' });
+    try {
+      const settings = await neutral.get('server_settings', { as: null });
+      expect(Object.keys(settings.body).filter((k) => k.includes('zulip'))).toEqual([]);
+      expect(settings.body.svc_feature_level).toBe(472);
+      const register = await neutral.post('register', { form: {} });
+      expect(Object.keys(register.body).filter((k) => k.includes('zulip'))).toEqual([]);
+      expect(register.body).toMatchObject({ svc_version: settings.body.svc_version, svc_plan_is_not_limited: true, realm_svc_update_announcements_stream_id: -1 });
+      // Zulip's name of the extra emoji's type is not ours on input either.
+      const status = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' };
+      expectError(await neutral.post('users/me/status', { form: status }), 400, 'Invalid emoji type.');
+      expectSuccess(await neutral.post('users/me/status', { form: { ...status, reaction_type: 'svc_extra_emoji' } }));
+    } finally {
+      await neutral.close();
+    }
   });
 });

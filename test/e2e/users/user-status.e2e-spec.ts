@@ -94,6 +94,11 @@ describe('POST /users/me/status', () => {
       { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' },
       { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' },
     ],
+    // Zulip's name of the type, as Zulip's clients send it.
+    [
+      { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' },
+      { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' },
+    ],
   ])('sets %j', async (form, expected) => {
     expectSuccess(await setOwn(u, form));
     expect(await statusOf(u.id)).toEqual({ status_text: 'out to lunch', ...expected });
@@ -165,7 +170,7 @@ describe('POST /users/me/status', () => {
     [{ emoji_name: 'car', emoji_code: '1f6971', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.'],
     [{ emoji_name: 'zulip', emoji_code: 'svc', reaction_type: 'svc_extra_emoji' }, 'Invalid emoji code.'],
     [{ emoji_name: 'car', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }, 'Invalid emoji name.'],
-    [{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }, 'Invalid emoji type.'],
+    [{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_emoji' }, 'Invalid emoji type.'],
     [{ status_text: 'In a meeting', emoji_code: '1f4bb', emoji_name: 'car', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
     [{ emoji_name: 'car', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
     [{ emoji_name: 'other_tick', emoji_code: 'X', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],

@@ -4,6 +4,7 @@ import {
   CustomEmojiCatalog,
   customEmojiNotFound,
   emojiDataForName,
+  normaliseReactionType,
   ReactionType,
 } from './emoji.js';
 import { UnicodeEmojiTable } from './unicode-emoji.js';
@@ -149,5 +150,15 @@ describe('checkValidEmojiName', () => {
 describe('customEmojiNotFound', () => {
   it('is a 404 with Zulip’s text', () => {
     expect(customEmojiNotFound('x')).toMatchObject({ msg: "Emoji 'x' does not exist", code: 'BAD_REQUEST', kind: 'not_found' });
+  });
+});
+
+describe('normaliseReactionType', () => {
+  it('reads Zulip’s zulip_extra_emoji as svc_extra_emoji and leaves the others', () => {
+    expect(normaliseReactionType('zulip_extra_emoji')).toBe('svc_extra_emoji');
+    expect(normaliseReactionType('svc_extra_emoji')).toBe('svc_extra_emoji');
+    expect(normaliseReactionType('unicode_emoji')).toBe('unicode_emoji');
+    expect(normaliseReactionType('nonsense')).toBe('nonsense');
+    expect(normaliseReactionType(undefined)).toBeUndefined();
   });
 });

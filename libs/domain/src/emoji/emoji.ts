@@ -9,6 +9,16 @@ export const ReactionType = {
 } as const;
 export type ReactionType = (typeof ReactionType)[keyof typeof ReactionType];
 
+/** Zulip's own name of `svc_extra_emoji`: accepted on input, so Zulip's clients can send it. */
+export const ZULIP_EXTRA_EMOJI = 'zulip_extra_emoji';
+
+/** A `reaction_type` as a request wrote it, with Zulip's name of the extra type read as ours. */
+export function normaliseReactionType(type: string): string;
+export function normaliseReactionType(type: string | undefined): string | undefined;
+export function normaliseReactionType(type: string | undefined): string | undefined {
+  return type === ZULIP_EXTRA_EMOJI ? ReactionType.EXTRA : type;
+}
+
 /** The emoji shipped with the server besides Unicode's; its name is also its code. */
 export const EXTRA_EMOJI_NAME = 'zulip';
 

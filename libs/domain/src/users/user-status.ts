@@ -1,9 +1,4 @@
-import {
-  checkEmojiRequest,
-  type CustomEmojiCatalog,
-  emojiDataForName,
-  ReactionType,
-} from '../emoji/emoji.js';
+import { checkEmojiRequest, type CustomEmojiCatalog, emojiDataForName, ReactionType } from '../emoji/emoji.js';
 import type { UnicodeEmojiLookup } from '../emoji/unicode-emoji.js';
 import { badRequest } from '../shared/domain-error.js';
 import { codePointLength, strip } from '../shared/text.js';
