@@ -286,6 +286,37 @@ describe('reactions and the rest of the message', () => {
     expect((await fetchNarrow(t, alice, [...narrow, { operator: 'has', operand: 'reaction', negated: true }])).map((m) => m.id)).toEqual([plain]);
   });
 
+  it('cost the same statements to add and remove whatever the audience (set-based)', async () => {
+    await createChannels(t, ['crowd']);
+    const [{ id: crowd }] = await db().query(`SELECT id FROM channels WHERE name = 'crowd'`);
+    await db().query(
+      `INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, role)
+       SELECT $1, 'crowd' || g || '@example.com', 'crowd' || g || '@example.com', 'Crowd ' || g, md5('crowd' || g), 400
+       FROM generate_series(1, 300) AS g`,
+      [realmId],
+    );
+    await db().query(
+      `INSERT INTO subscriptions (realm_id, user_id, channel_id, color) SELECT $1, id, $2, '#c2c2c2' FROM users WHERE email LIKE 'crowd%'`,
+      [realmId, crowd],
+    );
+    await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'crowd' }], principals: [alice.id] } });
+    const counter = t.app.get(StatementCounter);
+    const statements = async (request: () => Promise<{ status: number }>) => {
+      const before = counter.count;
+      expect((await request()).status).toBe(200);
+      return counter.count - before;
+    };
+    const cost = async (channel: string) => {
+      const id = await sendToChannel(t, t.owner, channel, 'cost', 'react');
+      return [await statements(() => react(id, { emoji_name: 'thumbs_up' })), await statements(() => unreact(id, { emoji_name: 'thumbs_up' }))];
+    };
+    const few = await cost('general');
+    const many = await cost('crowd');
+    expect(many).toEqual(few);
+    // today 17 each: access (5), reactions, custom emoji, the write, audience, reactor, journal and transaction
+    expect(few.every((n) => n <= 17)).toBe(true);
+  });
+
   it('cost one statement however many messages are fetched', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) {
