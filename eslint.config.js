@@ -28,7 +28,7 @@ export const CONTEXT_DEPENDENCIES = {
   emoji: ['realm'],
   users: ['realm', 'emoji'],
   channels: ['realm', 'users'],
-  messages: ['realm', 'users', 'channels'],
+  messages: ['realm', 'emoji', 'users', 'channels'],
   drafts: ['realm', 'users', 'channels', 'messages'],
   invitations: ['realm', 'users', 'channels'],
   push: ['realm', 'users'],

@@ -6,6 +6,8 @@ import { MessageSendService } from './application/message-send.service.js';
 import { MessageViews } from './http/message-views.js';
 import { MessageActionsController } from './http/message-actions.controller.js';
 import { MessagesController } from './http/messages.controller.js';
+import { MessageReactionsController } from './http/message-reactions.controller.js';
+import { MessageReactionsService } from './application/message-reactions.service.js';
 import { MessageEditService } from './application/message-edit.service.js';
 import { MessageFlagsService } from './application/message-flags.service.js';
 import { UploadsService } from './application/uploads.service.js';
@@ -18,13 +20,14 @@ import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js'
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 
 @Module({
-  controllers: [MessagesController, MessageActionsController],
+  controllers: [MessagesController, MessageActionsController, MessageReactionsController],
   providers: [
     MessageSendService,
     MessageEditService,
     MentionResolver,
     NotificationBot,
     MessageFlagsService,
+    MessageReactionsService,
     UploadsService,
     { provide: FileStorage, inject: [ServerConfig], useFactory: (c: ServerConfig) => new LocalFileStorage(c.uploadsDir) },
     MessageReadsService,

@@ -1,7 +1,9 @@
-import { type Channel, hasContentAccess, type Viewer } from '@app/domain/channels';
-import { type EffectiveTopicsPolicy, type RealmMessageRules } from '@app/domain/messages';
+import { type Channel, hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
+import { type EffectiveTopicsPolicy, invalidMessage, type Message, type RealmMessageRules } from '@app/domain/messages';
 import { RealmTopicsPolicy } from '@app/domain/realm';
 import { type Actor, SystemGroup } from '@app/domain/users';
+import type { SubscriptionRecord } from '../../channels/index.js';
+import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { ActorContext } from '../../users/index.js';
 import type { MessageRecord } from './message.ports.js';
 
@@ -23,6 +25,41 @@ export function canAccessMessage(
   if (forModification && channel.isArchived) return false;
   if (!hasContentAccess(channel, viewer, subscribed)) return false;
   return channel.snapshot().historyPublicToSubscribers || hasRow;
+}
+
+/** A message loaded for a change, with what its access check read. */
+export interface MessageForModification {
+  message: Message;
+  channel: Channel | null;
+  /** Whether the actor holds a per-user row for it. */
+  hasRow: boolean;
+  /** The actor's subscription to its channel (active or left), if any. */
+  subscription: SubscriptionRecord | undefined;
+}
+
+/**
+ * Zulip's access_message(…, lock_message=True, is_modifying_message=True): the message with a
+ * row lock, if the actor can access it for modification (not in an archived channel); missing
+ * and invisible look the same ("Invalid message(s)"). `viewer` is asked only for a channel message.
+ */
+export async function loadForModification(
+  tx: Tx,
+  actor: Actor,
+  messageId: number,
+  viewer: () => Viewer | Promise<Viewer>,
+): Promise<MessageForModification> {
+  const message = await tx.messages.getForUpdate(actor.realmId, messageId);
+  if (message === null) throw invalidMessage();
+  const m = message.snapshot();
+  const hasRow = (await tx.userMessages.flags(actor.userId, m.id)) !== null;
+  if (m.channelId === null) {
+    if (!hasRow) throw invalidMessage();
+    return { message, channel: null, hasRow, subscription: undefined };
+  }
+  const channel = await tx.channels.findById(actor.realmId, m.channelId);
+  const subscription = (await tx.subscriptions.records([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId));
+  if (!canAccessMessage(m, hasRow, channel, await viewer(), subscription?.active === true, true)) throw invalidMessage();
+  return { message, channel, hasRow, subscription };
 }
 
 /** The Viewer of the domain's channel rules. */

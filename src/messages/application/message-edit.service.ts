@@ -5,7 +5,6 @@ import {
   type EditFacts,
   extractMentions,
   flagsToApi,
-  invalidMessage,
   type MentionFlags,
   isResolveNoticeMove,
   type Message,
@@ -25,7 +24,7 @@ import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext } from '../../users/index.js';
 import { relinkAttachments } from './attachment-claims.js';
-import { canAccessMessage, realmMessageRules, viewerOf } from './message-access.js';
+import { loadForModification, realmMessageRules, viewerOf } from './message-access.js';
 import { messageDeletedEvent, messageUpdateEvents, topicVisibilityMovedEvents } from './message.events.js';
 import type { AttachmentRecord } from './message.ports.js';
 import { MessageRenderer } from './message-renderer.js';
@@ -99,15 +98,7 @@ export class MessageEditService {
 
   /** The message with a row lock, if the actor can access it for modification (missing and invisible look the same). */
   private async loadForModification(tx: Tx, actor: Actor, ctx: ActorContext, messageId: number): Promise<{ message: Message; channel: Channel | null }> {
-    const message = await tx.messages.getForUpdate(actor.realmId, messageId);
-    if (message === null) throw invalidMessage();
-    const m = message.snapshot();
-    const hasRow = (await tx.userMessages.flags(actor.userId, m.id)) !== null;
-    const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
-    const subscribed =
-      m.channelId !== null && (await tx.subscriptions.records([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
-    if (!canAccessMessage(m, hasRow, channel, viewerOf(actor, ctx), subscribed, true)) throw invalidMessage();
-    return { message, channel };
+    return loadForModification(tx, actor, messageId, () => viewerOf(actor, ctx));
   }
 
   /** Fetches what the edit needs: the destination, the content's mentions and rendering, the topics' facts. */

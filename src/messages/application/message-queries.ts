@@ -1,3 +1,4 @@
+import type { Reaction } from '@app/domain/messages';
 import type { MessageRecord } from './message.ports.js';
 
 /** A narrow term as the API sends it. */
@@ -57,6 +58,8 @@ export abstract class MessageQueries {
   ): Promise<RangeResult>;
   abstract byIds(realmId: number, userId: number, narrow: CompiledNarrow, ids: readonly number[]): Promise<FetchedMessage[]>;
   abstract senders(ids: readonly number[]): Promise<Map<number, SenderInfo>>;
+  /** The reactions of these messages, oldest first, by message id (one statement). */
+  abstract reactions(realmId: number, messageIds: readonly number[]): Promise<Map<number, Reaction[]>>;
   abstract channelNames(ids: readonly number[]): Promise<Map<number, string>>;
   abstract directParticipants(recipientIds: readonly number[]): Promise<Map<number, SenderInfo[]>>;
   abstract realmStringId(realmId: number): Promise<string>;

@@ -1,4 +1,4 @@
-import { FLAG_BITS, flagsToApi, isMeMessage, type Message, type MessageEvent, type TopicMove } from '@app/domain/messages';
+import { FLAG_BITS, flagsToApi, isMeMessage, type Message, type MessageEvent, type ReactionEvent, type TopicMove } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { userTopicEvent } from '../../channels/index.js';
@@ -194,4 +194,32 @@ export function topicVisibilityMovedEvents(
     ...visibility.removed.map((u) => userTopicEvent(realmId, u, move.from.channelId, move.from.topic, 0, now)),
     ...visibility.set.map((r) => userTopicEvent(realmId, r.userId, move.to.channelId, move.to.topic, r.policy, r.lastUpdated)),
   ];
+}
+
+/**
+ * The `reaction` event (Zulip's notify_reaction_update): the reaction as stored, the reacting
+ * user's ID and, for older clients, the deprecated `user` object (re-added in Zulip 10.0,
+ * feature level 339), to the message's audience.
+ */
+export function reactionEvent(
+  realmId: number,
+  e: ReactionEvent,
+  user: { id: number; email: string; fullName: string },
+  audience: readonly number[],
+): ClientEvent {
+  const r = e.reaction;
+  return {
+    realmId,
+    event: {
+      type: 'reaction',
+      op: e.type === 'reaction_added' ? 'add' : 'remove',
+      user_id: user.id,
+      user: { user_id: user.id, email: user.email, full_name: user.fullName },
+      message_id: e.messageId,
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+    },
+    userIds: [...audience],
+  };
 }

@@ -1,4 +1,4 @@
-import type { MentionFlags, Message, MessageState, TopicMessage, TopicMove } from '@app/domain/messages';
+import type { AudienceCandidate, MentionFlags, Message, MessageReactions, MessageState, Reaction, TopicMessage, TopicMove } from '@app/domain/messages';
 
 export type { EditHistoryEntry } from '@app/domain/messages';
 
@@ -75,6 +75,19 @@ export abstract class UserMessageRepository {
   abstract updateMentionFlags(messageId: number, f: MentionFlags): Promise<void>;
   /** Users holding a row for the message, with their flags. */
   abstract readers(messageId: number): Promise<UserMessageRow[]>;
+  /**
+   * Who may hear about an action on the message, in one statement: users holding a row for it
+   * and, for a channel message, the channel's active subscribers who are active users.
+   */
+  abstract audienceCandidates(messageId: number, channelId: number | null): Promise<AudienceCandidate[]>;
+}
+
+/** A message's reactions (Zulip's Reaction rows), changed only while the message row is locked. */
+export abstract class ReactionRepository {
+  /** The message's reactions, oldest first. */
+  abstract ofMessage(message: { id: number; realmId: number }): Promise<MessageReactions>;
+  abstract insert(realmId: number, messageId: number, reaction: Reaction): Promise<void>;
+  abstract delete(messageId: number, reaction: Pick<Reaction, 'userId' | 'emojiCode' | 'reactionType'>): Promise<void>;
 }
 
 /** Uploads and their links to messages. */
@@ -126,5 +139,6 @@ declare module '../../shared/application/unit-of-work.js' {
     readonly attachments: AttachmentRepository;
     readonly conversations: ConversationRepository;
     readonly topicVisibility: TopicVisibilityRepository;
+    readonly reactions: ReactionRepository;
   }
 }

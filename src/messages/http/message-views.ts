@@ -20,10 +20,12 @@ export class MessageViews {
     const senders = await this.queries.senders(ids.senders);
     const channelNames = await this.queries.channelNames(ids.channels);
     const participants = await this.queries.directParticipants(ids.directRecipients);
+    const reactions = await this.queries.reactions(realmId, fetched.map((f) => f.message.id));
     const realm = await this.realms.get(realmId);
     return fetched.map((f) =>
       presentMessage(f, {
         senders,
+        reactions,
         channelNames,
         participants,
         realmStringId: realm.stringId,

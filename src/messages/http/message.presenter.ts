@@ -1,11 +1,14 @@
-import { displayTopic, flagsToApi, HISTORICAL_FLAGS, isMeMessage } from '@app/domain/messages';
+import { displayTopic, flagsToApi, HISTORICAL_FLAGS, isMeMessage, type Reaction } from '@app/domain/messages';
 import { EditHistoryVisibility } from '@app/domain/realm';
 import { gravatarUrl } from '../../users/index.js';
 import type { FetchedMessage, SenderInfo } from '../application/message-queries.js';
 import type { EditHistoryEntry, MessageRecord } from '../application/message.ports.js';
+import { presentReaction } from '../application/messages.views.js';
 
 export interface PresentContext {
   senders: Map<number, SenderInfo>;
+  /** Each message's reactions, oldest first. */
+  reactions: Map<number, Reaction[]>;
   channelNames: Map<number, string>;
   participants: Map<number, SenderInfo[]>;
   realmStringId: string;
@@ -40,7 +43,7 @@ export function presentMessage({ message: m, flags }: FetchedMessage, c: Present
     subject: m.channelId === null ? '' : displayTopic(m.topic, c.allowEmptyTopicName),
     topic_links: [],
     is_me_message: isMeMessage(m.content),
-    reactions: [],
+    reactions: (c.reactions.get(m.id) ?? []).map(presentReaction),
     submessages: [],
     sender_full_name: sender.fullName,
     sender_email: sender.email,

@@ -70,3 +70,15 @@ export class EditMessageDto {
   @PlainParam(str(), { optional: true }) content?: string;
   @PlainParam(str(), { optional: true }) prev_content_sha256?: string;
 }
+
+export class AddReactionDto {
+  @PlainParam(str()) emoji_name: string;
+  @PlainParam(str(), { optional: true }) emoji_code?: string;
+  @PlainParam(str(), { optional: true }) reaction_type?: string;
+}
+
+export class RemoveReactionDto {
+  @PlainParam(str(), { optional: true }) emoji_name?: string;
+  @PlainParam(str(), { optional: true }) emoji_code?: string;
+  @PlainParam(str(), { default: 'unicode_emoji' }) reaction_type: string;
+}

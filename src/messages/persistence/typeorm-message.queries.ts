@@ -1,4 +1,4 @@
-import { FLAG_BITS, HISTORICAL_FLAGS, RESOLVED_TOPIC_PREFIX } from '@app/domain/messages';
+import { FLAG_BITS, HISTORICAL_FLAGS, type Reaction, RESOLVED_TOPIC_PREFIX } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../application/message-queries.js';
 import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
 import { toMessageRecord } from './typeorm-message.repository.js';
+import { REACTION_COLUMNS } from './typeorm-reaction.repository.js';
 
 /** Larger than any message id (Zulip's LARGER_THAN_MAX_MESSAGE_ID). */
 export const NEWEST = 10_000_000_000_000_000;
@@ -67,7 +68,7 @@ function conditionSql(c: Condition, q: QueryBuilder): string {
         attachment: 'm.has_attachment',
         link: `m.rendered_content LIKE '%<a %'`,
         image: `m.rendered_content LIKE '%<img %'`,
-        reaction: 'false',
+        reaction: 'EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)',
       }[c.what];
       break;
   }
@@ -152,6 +153,22 @@ export class TypeOrmMessageQueries extends MessageQueries {
         { id: r.id, email: r.email, fullName: r.full_name, avatarVersion: r.avatar_version },
       ]),
     );
+  }
+
+  async reactions(realmId: number, messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
+    const out = new Map<number, Reaction[]>();
+    if (messageIds.length === 0) return out;
+    const rows: (Reaction & { messageId: number })[] = await this.ds.query(
+      `SELECT message_id AS "messageId", ${REACTION_COLUMNS} FROM reactions
+       WHERE realm_id = $1 AND message_id = ANY($2::int[]) ORDER BY id`,
+      [realmId, messageIds],
+    );
+    for (const { messageId, ...reaction } of rows) {
+      const list = out.get(messageId) ?? [];
+      list.push(reaction);
+      out.set(messageId, list);
+    }
+    return out;
   }
 
   async channelNames(ids: readonly number[]): Promise<Map<number, string>> {

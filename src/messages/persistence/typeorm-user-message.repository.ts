@@ -1,4 +1,5 @@
-import { FLAG_BITS, type MentionFlags } from '@app/domain/messages';
+import { type AudienceCandidate, FLAG_BITS, type MentionFlags } from '@app/domain/messages';
+import { Role } from '@app/domain/users';
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { type UserMessageRow, UserMessageRepository } from '../application/message.ports.js';
@@ -70,4 +71,15 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
   }
   async readers(messageId: number): Promise<UserMessageRow[]> {
     return this.em.query(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1`, [messageId]);
-  }}
+  }
+  async audienceCandidates(messageId: number, channelId: number | null): Promise<AudienceCandidate[]> {
+    return this.em.query(
+      `SELECT u.id AS "userId", bool_or(x.row) AS "hasRow", bool_or(NOT x.row AND u.is_active) AS subscribed, u.role = ${Role.GUEST} AS "isGuest"
+       FROM (SELECT user_id, true AS row FROM user_messages WHERE message_id = $1
+             UNION ALL SELECT user_id, false FROM subscriptions WHERE channel_id = $2 AND active) x
+       JOIN users u ON u.id = x.user_id
+       GROUP BY u.id`,
+      [messageId, channelId],
+    );
+  }
+}

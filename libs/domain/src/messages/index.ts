@@ -8,3 +8,5 @@ export * from './unreads.js';
 export * from './message.js';
 export * from './move-notices.js';
 export * from './topic-move.js';
+export * from './message-audience.js';
+export * from './reactions.js';

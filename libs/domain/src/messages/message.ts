@@ -45,8 +45,8 @@ export interface EditHistoryEntry {
 
 /**
  * A message as stored. `recipientId` is the channel's or the direct conversation's recipient;
- * `channelId` is null for direct messages (whose topic is ''). Reactions join this state in a
- * later issue (the `message` event already shows `reactions: []`).
+ * `channelId` is null for direct messages (whose topic is ''). Its reactions are their own
+ * aggregate (`MessageReactions`, reactions.ts), loaded only when they change.
  */
 export interface MessageState {
   id: number;

@@ -12,6 +12,9 @@ import {
 } from '../../src/messages/message.js';
 import type { EditRequest, RealmMessageGroups, RealmMessageRules } from '../../src/messages/message-edit.policy.js';
 import type { MentionedGroup } from '../../src/messages/message-send.policy.js';
+import { CustomEmojiCatalog } from '../../src/emoji/emoji.js';
+import { UnicodeEmojiTable } from '../../src/emoji/unicode-emoji.js';
+import { type EmojiLookups, MessageReactions, type Reaction } from '../../src/messages/reactions.js';
 import { DomainError } from '../../src/shared/domain-error.js';
 import { aChannel } from './channels.js';
 import { aViewer, GROUP, T0 } from './common.js';
@@ -154,3 +157,35 @@ export function refusalOf(run: () => unknown): { msg: string; code: string; data
 
 /** Just the text of the refusal, or null. */
 export const refusalText = (run: () => unknown): string | null => refusalOf(run)?.msg ?? null;
+
+/**
+ * The emoji a reaction spec may name: custom emoji green_tick (7), old_logo (8, deactivated) and
+ * car (9, overriding the Unicode car by name); a few Unicode emoji named as the emojibase
+ * adapter names them.
+ */
+export const reactionEmoji = (): EmojiLookups => ({
+  custom: new CustomEmojiCatalog([
+    { id: 7, name: 'green_tick', deactivated: false },
+    { id: 8, name: 'old_logo', deactivated: true },
+    { id: 9, name: 'car', deactivated: false },
+  ]),
+  unicode: new UnicodeEmojiTable([
+    { name: 'thumbs_up', code: '1f44d' },
+    { name: 'automobile', code: '1f697' },
+    { name: 'hamburger', code: '1f354' },
+    { name: '+1', code: '1f44d' },
+    { name: 'car', code: '1f697' },
+  ]),
+});
+
+/** A stored reaction: member 60's thumbs up unless told otherwise. */
+export const aReaction = (o: Partial<Reaction> = {}): Reaction => ({
+  userId: 60,
+  emojiName: 'thumbs_up',
+  emojiCode: '1f44d',
+  reactionType: 'unicode_emoji',
+  ...o,
+});
+
+/** The reactions of message 100, oldest first. */
+export const reactionsOf = (...reactions: Reaction[]): MessageReactions => MessageReactions.restore(100, reactions);

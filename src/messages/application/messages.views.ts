@@ -1,0 +1,9 @@
+import type { Reaction } from '@app/domain/messages';
+
+/**
+ * A reaction as a message object shows it (Zulip's EmojiReaction): since Zulip 10.0 (feature
+ * level 328) without the deprecated `user` object, which only the `reaction` event keeps.
+ */
+export function presentReaction(r: Readonly<Reaction>) {
+  return { emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId };
+}
