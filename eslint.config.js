@@ -33,7 +33,8 @@ export const CONTEXT_DEPENDENCIES = {
   invitations: ['realm', 'users', 'channels'],
   push: ['realm', 'users'],
   server: ['realm'],
-  events: ['realm', 'emoji', 'users', 'channels', 'messages', 'drafts', 'invitations', 'push', 'server'],
+  presence: ['realm', 'users', 'channels'],
+  events: ['realm', 'emoji', 'users', 'channels', 'messages', 'drafts', 'invitations', 'push', 'server', 'presence'],
 };
 
 assertAcyclic(CONTEXT_DEPENDENCIES);

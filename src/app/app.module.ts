@@ -7,6 +7,7 @@ import { EmojiModule } from '../emoji/emoji.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { InvitationsModule } from '../invitations/invitations.module.js';
 import { MessagesModule } from '../messages/messages.module.js';
+import { PresenceModule } from '../presence/presence.module.js';
 import { PushModule } from '../push/push.module.js';
 import { RealmModule } from '../realm/realm.module.js';
 import { ServerModule } from '../server/server.module.js';
@@ -29,6 +30,7 @@ const CONTEXT_MODULES = [
   InvitationsModule,
   PushModule,
   ServerModule,
+  PresenceModule,
   EventsModule,
 ];
 

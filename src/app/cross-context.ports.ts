@@ -1,8 +1,9 @@
 import type { Provider } from '@nestjs/common';
 import { DefaultChannelSubscriptions } from '../channels/application/default-channels.js';
+import { PresenceSettingReaction } from '../presence/application/presence-setting.reaction.js';
 import { WaitingPeriodEffects } from '../realm/application/realm.ports.js';
 import { FullMembersRefresh } from '../users/application/full-members.js';
-import { NewUserChannels } from '../users/application/user.ports.js';
+import { NewUserChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
 
 /**
  * Ports one context owns and a context that depends on it implements (the owner may not import
@@ -13,4 +14,6 @@ export const CrossContextPorts: Provider[] = [
   { provide: NewUserChannels, useExisting: DefaultChannelSubscriptions },
   // realm owns it, users implements it: a new waiting period changes who is a full member.
   { provide: WaitingPeriodEffects, useExisting: FullMembersRefresh },
+  // users owns it, presence implements it: turning presence_enabled on or off updates the presence.
+  { provide: PresenceSettingEffects, useExisting: PresenceSettingReaction },
 ];

@@ -3,6 +3,7 @@ import { draftsTransaction } from '../drafts/persistence/drafts.transaction.js';
 import { emojiTransaction } from '../emoji/persistence/emoji.transaction.js';
 import { invitationsTransaction } from '../invitations/persistence/invitations.transaction.js';
 import { messagesTransaction } from '../messages/persistence/messages.transaction.js';
+import { presenceTransaction } from '../presence/persistence/presence.transaction.js';
 import { pushTransaction } from '../push/persistence/push.transaction.js';
 import { realmTransaction } from '../realm/persistence/realm.transaction.js';
 import type { TxRepositories } from '../shared/application/unit-of-work.js';
@@ -20,6 +21,7 @@ export const TRANSACTION_CONTRIBUTIONS = [
   invitationsTransaction,
   emojiTransaction,
   pushTransaction,
+  presenceTransaction,
 ] as const;
 
 type Contributed = UnionToIntersection<ReturnType<(typeof TRANSACTION_CONTRIBUTIONS)[number]['repositories']>>;

@@ -5,6 +5,8 @@ declare module 'zulip-js' {
   interface Client {
     queues: { register(p: Json): Promise<Json>; deregister(p: Json): Promise<Json> };
     messages: { send(p: Json): Promise<Json> };
+    typing: { send(p: Json): Promise<Json> };
+    callEndpoint(endpoint: string, method?: string, params?: Json): Promise<Json>;
     events: { retrieve(p: Json): Promise<Json> };
     callOnEachEvent(cb: (event: Json) => void, eventTypes?: string[]): Promise<void>;
   }

@@ -7,3 +7,4 @@ export * from './drafts/index.js';
 export * from './invitations/index.js';
 export * from './emoji/index.js';
 export * from './push/index.js';
+export * from './presence/index.js';

@@ -11,6 +11,10 @@ export interface Capabilities {
   linkifierUrlTemplate: boolean;
   emptyTopicName: boolean;
   archivedChannels: boolean;
+  /** Channel typing notifications are delivered (stream_typing_notifications). */
+  streamTypingNotifications: boolean;
+  /** `presence` events in the modern format (simplified_presence_events). */
+  simplifiedPresenceEvents: boolean;
 }
 
 export interface QueueOptions {
@@ -21,6 +25,8 @@ export interface QueueOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
+  /** Legacy `presence` events without `email` (slim_presence). */
+  slimPresence: boolean;
   /** Guests cannot read public channels they are not subscribed to. */
   readsPublicChannels: boolean;
   capabilities: Capabilities;
@@ -96,6 +102,21 @@ function matchesNarrow(message: Record<string, unknown>, flags: string[], narrow
         return true;
     }
   });
+}
+
+/** Event types whose empty topic is shown as the display name to clients without empty_topic_name. */
+const TOPIC_EVENT_TYPES = new Set(['update_message', 'user_topic', 'delete_message', 'typing']);
+
+/**
+ * A `presence` event as the queue's client reads it (Zulip's process_presence_event): the modern
+ * format for simplified_presence_events, else the legacy one, without `email` for slim_presence.
+ */
+function presenceCopy(o: QueueOptions, e: Record<string, unknown>): Record<string, unknown> {
+  if (o.capabilities.simplifiedPresenceEvents) return { type: 'presence', presences: { [String(e.user_id)]: e.modern_presence } };
+  const legacy = { type: 'presence', user_id: e.user_id, email: e.email, server_timestamp: e.server_timestamp, presence: e.legacy_presence };
+  if (!o.slimPresence) return legacy;
+  const { email: _, ...slim } = legacy;
+  return slim;
 }
 
 /**
@@ -220,6 +241,9 @@ export class EventQueues implements OnApplicationShutdown {
     const own = ce.perUser?.[String(q.o.userId)] ?? {};
     if (type === 'message') return this.messageCopy(q, ce, own);
     if (type === 'realm_linkifiers' && !q.o.capabilities.linkifierUrlTemplate) return [];
+    // Zulip's accepts_event: channel typing only for clients that declared they show it.
+    if (type === 'typing' && 'stream_id' in ce.event && !q.o.capabilities.streamTypingNotifications) return [];
+    if (type === 'presence') return [presenceCopy(q.o, ce.event)];
     const event: Record<string, unknown> = { ...ce.event, ...own };
     const person = event.person as Record<string, unknown> | undefined;
     // Avatars are Gravatar URLs, which client_gravatar clients compute themselves.
@@ -230,7 +254,7 @@ export class EventQueues implements OnApplicationShutdown {
     }
     if (!q.o.capabilities.emptyTopicName) {
       for (const key of ['subject', 'orig_subject', 'topic_name', 'topic']) {
-        if (event[key] === '' && (type === 'update_message' || type === 'user_topic' || type === 'delete_message')) {
+        if (event[key] === '' && TOPIC_EVENT_TYPES.has(type)) {
           event[key] = EMPTY_TOPIC_DISPLAY_NAME;
         }
       }

@@ -52,6 +52,7 @@ export const FETCHABLE = [
   'drafts',
   'saved_snippets',
   'default_streams',
+  'presence',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */

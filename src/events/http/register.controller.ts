@@ -7,6 +7,7 @@ import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { QueueOpener } from '../application/event-journal-cursor.js';
 import { EventQueues } from '../application/event-queues.js';
+import { PresenceSection } from '../application/presence-section.js';
 import { RegisterSections } from '../application/register-sections.js';
 import { RegisterService } from '../application/register.service.js';
 import { DeleteQueueDto, EventsDto, RegisterDto } from './register.dto.js';
@@ -18,6 +19,7 @@ export class RegisterController {
     private readonly queues: EventQueues,
     private readonly opener: QueueOpener,
     private readonly sections: RegisterSections,
+    private readonly presence: PresenceSection,
   ) {}
 
   /**
@@ -35,11 +37,14 @@ export class RegisterController {
       applyMarkdown: p.apply_markdown,
       clientGravatar: p.client_gravatar,
       allPublicStreams: p.all_public_streams ?? false,
+      slimPresence: p.slim_presence,
       capabilities: {
         bulkMessageDeletion: caps.bulk_message_deletion === true,
         linkifierUrlTemplate: caps.linkifier_url_template === true,
         emptyTopicName: caps.empty_topic_name === true,
         archivedChannels: caps.archived_channels === true,
+        streamTypingNotifications: caps.stream_typing_notifications === true,
+        simplifiedPresenceEvents: caps.simplified_presence_events === true,
       },
       lifespanSecs: p.queue_lifespan_secs,
     });
@@ -49,6 +54,12 @@ export class RegisterController {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
     });
     await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
+    await this.presence.fill(
+      actor,
+      want,
+      { slimPresence: p.slim_presence, simplifiedPresenceEvents: caps.simplified_presence_events === true, historyLimitDays: p.presence_history_limit_days ?? null },
+      state,
+    );
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
   }
 
@@ -64,7 +75,15 @@ export class RegisterController {
         applyMarkdown: false,
         clientGravatar: false,
         allPublicStreams: false,
-        capabilities: { bulkMessageDeletion: false, linkifierUrlTemplate: false, emptyTopicName: false, archivedChannels: false },
+        slimPresence: false,
+        capabilities: {
+          bulkMessageDeletion: false,
+          linkifierUrlTemplate: false,
+          emptyTopicName: false,
+          archivedChannels: false,
+          streamTypingNotifications: false,
+          simplifiedPresenceEvents: false,
+        },
         lifespanSecs: 0,
       });
       return { events: [], queue_id: queue.id };

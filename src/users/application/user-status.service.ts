@@ -16,7 +16,7 @@ import { Clock } from '../../shared/application/clock.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { UserStatusQueries } from './user-status.ports.js';
-import { UserQueries } from './user.ports.js';
+import { PresenceSettingEffects, UserQueries } from './user.ports.js';
 
 /** What a status update sent, `away` aside; `statusText` is already parsed. */
 export type StatusParams = Omit<StatusUpdateRequest, 'away'>;
@@ -47,6 +47,7 @@ export class UserStatusService {
     private readonly clock: Clock,
     private readonly emoji: EmojiCatalog,
     private readonly config: ServerConfig,
+    private readonly presence: PresenceSettingEffects,
   ) {}
 
   /** POST /users/me/status. */
@@ -89,7 +90,10 @@ export class UserStatusService {
     // Zulip's clients name the extra emoji's type zulip_extra_emoji (ZULIP_CLIENT_COMPAT).
     const reactionType = this.config.zulipClientCompat ? normaliseReactionType(req.reactionType) : req.reactionType;
     const change: StatusChange = planStatusChange({ ...req, reactionType }, catalog, this.emoji.unicode());
-    if (change.away !== undefined) await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
+    if (change.away !== undefined) {
+      await tx.userStatus.setPresenceEnabled(realmId, userId, !change.away);
+      await this.presence.presenceEnabledChanged(tx, realmId, userId, !change.away);
+    }
     await tx.userStatus.upsert(realmId, userId, { statusText: change.statusText, emoji: change.emoji }, this.clock.now());
     tx.afterCommit(toEveryone(realmId, [statusEvent(userId, change)]));
   }

@@ -141,6 +141,15 @@ export abstract class NewUserChannels {
   abstract subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void>;
 }
 
+/**
+ * What follows a change of a user's presence_enabled setting: Zulip updates their presence at
+ * once (on: active now; off: shown offline) and tells everyone. Owned here, implemented by the
+ * presence context (which depends on users, not the other way round); bound in src/app.
+ */
+export abstract class PresenceSettingEffects {
+  abstract presenceEnabledChanged(tx: Tx, realmId: number, userId: number, enabled: boolean): Promise<void>;
+}
+
 declare module '../../shared/application/unit-of-work.js' {
   interface Tx {
     readonly users: UserRepository;

@@ -109,8 +109,19 @@ describe('user_status events', () => {
     ]);
 
     expectSuccess(await t.post('users/me/status', { as: member, form: { away: true, status_text: '', emoji_name: '' } }));
+    // `away` is the presence setting: its change is a (forced) presence update first, as in Zulip.
+    const now = t.clock.now().getTime() / 1000;
     expect(await others.next()).toEqual([
-      { type: 'user_status', user_id: member.id, away: true, status_text: '', emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji', id: 2 },
+      {
+        type: 'presence',
+        user_id: member.id,
+        email: member.email,
+        server_timestamp: now,
+        // Never active: the join date (NOW) stands in for the activity; it is newer than the hidden connection time (now - 320 s).
+        presence: { website: { client: 'website', status: 'active', timestamp: NOW, pushable: false } },
+        id: 2,
+      },
+      { type: 'user_status', user_id: member.id, away: true, status_text: '', emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji', id: 3 },
     ]);
     expect(await sub.drain()).toEqual([]);
   });

@@ -1,0 +1,2 @@
+export * from './presence.js';
+export * from './typing.js';

@@ -1,0 +1,30 @@
+import type { Actor } from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import { PresenceService } from '../../presence/index.js';
+
+/**
+ * POST /register's `presence` section: `presences`, `presence_last_update_id` and
+ * `server_timestamp`. The modern format when the client asked for slim_presence or declared
+ * simplified_presence_events (Zulip's fetch_initial_state_data).
+ */
+@Injectable()
+export class PresenceSection {
+  constructor(private readonly presence: PresenceService) {}
+
+  async fill(
+    actor: Actor,
+    want: (s: string) => boolean,
+    o: { slimPresence: boolean; simplifiedPresenceEvents: boolean; historyLimitDays: number | null },
+    state: Record<string, unknown>,
+  ): Promise<void> {
+    if (!want('presence')) return;
+    const fetched = await this.presence.realmPresences(actor, {
+      slim: o.slimPresence || o.simplifiedPresenceEvents,
+      lastUpdateId: null,
+      historyLimitDays: o.historyLimitDays,
+    });
+    state.presences = fetched.presences;
+    state.presence_last_update_id = fetched.presence_last_update_id;
+    state.server_timestamp = fetched.server_timestamp;
+  }
+}
