@@ -7,6 +7,7 @@ import { OrgContent1764300000000 } from './1764300000000-OrgContent.js';
 import { Events1764600000000 } from './1764600000000-Events.js';
 import { Reminders1764500000000 } from './1764500000000-Reminders.js';
 import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
+import { UserSettings1764900000000 } from './1764900000000-UserSettings.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   PushDevices1764400000000,
   Reminders1764500000000,
   Events1764600000000,
+  UserSettings1764900000000,
 ];

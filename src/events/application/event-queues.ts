@@ -11,7 +11,11 @@ export interface Capabilities {
   linkifierUrlTemplate: boolean;
   emptyTopicName: boolean;
   archivedChannels: boolean;
+  /** Without it, settings changes also arrive as the legacy update_display_settings / update_global_notifications. */
+  userSettingsObject?: boolean;
 }
+
+const CAPABILITY_FLAGS = { archived_channels: 'archivedChannels', user_settings_object: 'userSettingsObject' } as const;
 
 export interface QueueOptions {
   userId: number;
@@ -216,7 +220,7 @@ export class EventQueues implements OnApplicationShutdown {
       type === 'message' && ce.publicChannel === true && q.o.readsPublicChannels && (q.o.allPublicStreams || q.o.narrow.length > 0);
     if (!recipient && !publicReader) return [];
     if (q.o.eventTypes !== null && !q.o.eventTypes.includes(type)) return [];
-    if (ce.capability && q.o.capabilities.archivedChannels !== ce.capability.has) return [];
+    if (ce.capability && (q.o.capabilities[CAPABILITY_FLAGS[ce.capability.name]] === true) !== ce.capability.has) return [];
     const own = ce.perUser?.[String(q.o.userId)] ?? {};
     if (type === 'message') return this.messageCopy(q, ce, own);
     if (type === 'realm_linkifiers' && !q.o.capabilities.linkifierUrlTemplate) return [];

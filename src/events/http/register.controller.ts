@@ -40,6 +40,7 @@ export class RegisterController {
         linkifierUrlTemplate: caps.linkifier_url_template === true,
         emptyTopicName: caps.empty_topic_name === true,
         archivedChannels: caps.archived_channels === true,
+        userSettingsObject: caps.user_settings_object === true,
       },
       lifespanSecs: p.queue_lifespan_secs,
     });
@@ -47,6 +48,7 @@ export class RegisterController {
     const want = (section: string) => selector === null || selector.includes(section);
     const state = await this.register.initialState(actor, want, p.client_gravatar, {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
+      userSettingsObject: caps.user_settings_object === true,
     });
     await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
