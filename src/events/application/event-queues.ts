@@ -226,8 +226,9 @@ export class EventQueues implements OnApplicationShutdown {
     if (type === 'realm_linkifiers' && !q.o.capabilities.linkifierUrlTemplate) return [];
     const event: Record<string, unknown> = { ...ce.event, ...own };
     const person = event.person as Record<string, unknown> | undefined;
-    // Avatars are Gravatar URLs, which client_gravatar clients compute themselves.
-    if (type === 'realm_user' && q.o.clientGravatar && person?.avatar_url !== undefined) event.person = { ...person, avatar_url: null };
+    // Avatars are Gravatar URLs, which client_gravatar clients compute themselves for a new user
+    // (an avatar change carries its URL for everyone, as Zulip's notify_avatar_url_change does).
+    if (type === 'realm_user' && event.op === 'add' && q.o.clientGravatar && person?.avatar_url !== undefined) event.person = { ...person, avatar_url: null };
     if (type === 'delete_message' && !q.o.capabilities.bulkMessageDeletion) {
       const { message_ids: ids, ...rest } = event as { message_ids: number[] };
       return ids.map((id) => ({ ...rest, message_id: id }));
