@@ -6,3 +6,4 @@ export * from './builders/common.js';
 export * from './builders/channels.js';
 export * from './builders/subscriptions.js';
 export * from './builders/messages.js';
+export * from './builders/users.js';

@@ -47,7 +47,7 @@ export const NOTIFICATION_SOUNDS: readonly string[] = [
   'shaker', 'simple', 'stairs', 'subtle', 'swish', 'tintong', 'up', 'wood block', 'zaping', 'zing', 'zulip',
 ];
 
-/** Every setting, in Zulip's (alphabetical) parameter order, which is also the order changes are applied in. */
+/** Every setting, in Zulip's parameter order (alphabetical but for hide_ai_features), which is also the order changes are applied in. */
 export const USER_SETTINGS = {
   allow_private_data_export: bool(false, null, true),
   automatically_follow_topics_policy: int(3, TOPIC_VISIBILITY_POLICIES),
