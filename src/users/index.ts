@@ -8,3 +8,7 @@ export * from './application/user-status.service.js';
 export * from './application/user-status.views.js';
 export * from './application/user.ports.js';
 export * from './application/user.views.js';
+export * from './application/user-settings.ports.js';
+export * from './application/user-settings.views.js';
+export * from './application/custom-profile-fields.ports.js';
+export * from './application/custom-profile-fields.views.js';

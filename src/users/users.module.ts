@@ -1,27 +1,47 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
+import { AccountService } from './application/account.service.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { BootstrapService } from './application/bootstrap.service.js';
+import { CustomProfileFieldQueries } from './application/custom-profile-fields.ports.js';
+import { CustomProfileFieldsService } from './application/custom-profile-fields.service.js';
+import { EmailChanges } from './application/email-changes.js';
 import { NewAccounts } from './application/new-accounts.js';
 import { FullMembersRefresh } from './application/full-members.js';
 import { Authenticator } from './application/authenticator.js';
+import { ProfileData } from './application/profile-data.js';
+import { SettingsService } from './application/settings.service.js';
 import { UserGroupsService } from './application/user-groups.service.js';
+import { UserSettingsQueries } from './application/user-settings.ports.js';
 import { UserStatusQueries } from './application/user-status.ports.js';
 import { UserStatusService } from './application/user-status.service.js';
 import { UserQueries } from './application/user.ports.js';
 import { UsersService } from './application/users.service.js';
+import { ConfirmEmailController } from './http/confirm-email.controller.js';
+import { CustomProfileFieldsController } from './http/custom-profile-fields.controller.js';
 import { FetchApiKeyController } from './http/fetch-api-key.controller.js';
 import { RealmSettingGuard } from './http/realm-setting.guard.js';
+import { SettingsController } from './http/settings.controller.js';
 import { UserGroupsController } from './http/user-groups.controller.js';
 import { UserStatusController } from './http/user-status.controller.js';
 import { UsersController } from './http/users.controller.js';
+import { TypeOrmCustomProfileFieldQueries } from './persistence/typeorm-custom-profile-field.repository.js';
 import { TypeOrmUserQueries } from './persistence/typeorm-user.queries.js';
+import { TypeOrmUserSettingsQueries } from './persistence/typeorm-user-settings.repository.js';
 import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repository.js';
 
 @Module({
   imports: [PassportModule],
-  controllers: [UserStatusController, UsersController, UserGroupsController, FetchApiKeyController],
+  controllers: [
+    UserStatusController,
+    SettingsController,
+    CustomProfileFieldsController,
+    UsersController,
+    UserGroupsController,
+    FetchApiKeyController,
+    ConfirmEmailController,
+  ],
   providers: [
     UsersService,
     BootstrapService,
@@ -33,9 +53,24 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     Authenticator,
     ApiKeyBasicStrategy,
     RealmSettingGuard,
+    SettingsService,
+    AccountService,
+    EmailChanges,
+    ProfileData,
+    CustomProfileFieldsService,
     { provide: UserQueries, useClass: TypeOrmUserQueries },
     { provide: UserStatusQueries, useClass: TypeOrmUserStatusQueries },
+    { provide: UserSettingsQueries, useClass: TypeOrmUserSettingsQueries },
+    { provide: CustomProfileFieldQueries, useClass: TypeOrmCustomProfileFieldQueries },
   ],
-  exports: [FullMembersRefresh, BootstrapService, UsersService, UserQueries, UserStatusService],
+  exports: [
+    FullMembersRefresh,
+    BootstrapService,
+    UsersService,
+    UserQueries,
+    UserStatusService,
+    UserSettingsQueries,
+    CustomProfileFieldQueries,
+  ],
 })
 export class UsersModule {}

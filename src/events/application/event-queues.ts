@@ -15,7 +15,11 @@ export interface Capabilities {
   streamTypingNotifications: boolean;
   /** `presence` events in the modern format (simplified_presence_events). */
   simplifiedPresenceEvents: boolean;
+  /** Without it, settings changes also arrive as the legacy update_display_settings / update_global_notifications. */
+  userSettingsObject?: boolean;
 }
+
+const CAPABILITY_FLAGS = { archived_channels: 'archivedChannels', user_settings_object: 'userSettingsObject' } as const;
 
 export interface QueueOptions {
   userId: number;
@@ -237,7 +241,7 @@ export class EventQueues implements OnApplicationShutdown {
       type === 'message' && ce.publicChannel === true && q.o.readsPublicChannels && (q.o.allPublicStreams || q.o.narrow.length > 0);
     if (!recipient && !publicReader) return [];
     if (q.o.eventTypes !== null && !q.o.eventTypes.includes(type)) return [];
-    if (ce.capability && q.o.capabilities.archivedChannels !== ce.capability.has) return [];
+    if (ce.capability && (q.o.capabilities[CAPABILITY_FLAGS[ce.capability.name]] === true) !== ce.capability.has) return [];
     const own = ce.perUser?.[String(q.o.userId)] ?? {};
     if (type === 'message') return this.messageCopy(q, ce, own);
     if (type === 'realm_linkifiers' && !q.o.capabilities.linkifierUrlTemplate) return [];
@@ -246,8 +250,9 @@ export class EventQueues implements OnApplicationShutdown {
     if (type === 'presence') return [presenceCopy(q.o, ce.event)];
     const event: Record<string, unknown> = { ...ce.event, ...own };
     const person = event.person as Record<string, unknown> | undefined;
-    // Avatars are Gravatar URLs, which client_gravatar clients compute themselves.
-    if (type === 'realm_user' && q.o.clientGravatar && person?.avatar_url !== undefined) event.person = { ...person, avatar_url: null };
+    // Avatars are Gravatar URLs, which client_gravatar clients compute themselves for a new user
+    // (an avatar change carries its URL for everyone, as Zulip's notify_avatar_url_change does).
+    if (type === 'realm_user' && event.op === 'add' && q.o.clientGravatar && person?.avatar_url !== undefined) event.person = { ...person, avatar_url: null };
     if (type === 'delete_message' && !q.o.capabilities.bulkMessageDeletion) {
       const { message_ids: ids, ...rest } = event as { message_ids: number[] };
       return ids.map((id) => ({ ...rest, message_id: id }));

@@ -21,11 +21,19 @@ import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { presentRealmEmojiMap, RealmEmojiService } from '../../emoji/index.js';
 import { presentReminder, RemindersService } from '../../drafts/index.js';
 import {
+  CustomProfileFieldQueries,
   gravatarUrl,
+  presentCustomProfileField,
+  presentCustomProfileFieldTypes,
+  presentLegacyDisplaySettings,
+  presentLegacyNotificationSettings,
+  presentProfileData,
   presentUser,
   presentUserGroup,
+  presentUserSettings,
   presentUserStatusMap,
   UserQueries,
+  UserSettingsQueries,
   UserStatusService,
 } from '../../users/index.js';
 import { realmSection } from './realm-section.js';
@@ -53,11 +61,17 @@ export const FETCHABLE = [
   'saved_snippets',
   'default_streams',
   'presence',
+  'user_settings',
+  'update_display_settings',
+  'update_global_notifications',
+  'custom_profile_fields',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
 export interface ClientCapabilities {
   linkifierUrlTemplate: boolean;
+  /** Without it, the settings also come as the legacy top-level keys. */
+  userSettingsObject?: boolean;
 }
 
 /**
@@ -74,6 +88,8 @@ export class RegisterService {
     private readonly statuses: UserStatusService,
     private readonly emoji: RealmEmojiService,
     private readonly reminders: RemindersService,
+    private readonly userSettings: UserSettingsQueries,
+    private readonly profileFields: CustomProfileFieldQueries,
   ) {}
 
   async initialState(
@@ -108,7 +124,23 @@ export class RegisterService {
     if (want('realm_emoji')) state.realm_emoji = presentRealmEmojiMap(await this.emoji.list(actor));
     if (want('user_status')) state.user_status = presentUserStatusMap(await this.statuses.statusesOfRealm(actor));
     if (want('reminders')) state.reminders = (await this.reminders.listReminders(actor)).map(presentReminder);
+    await this.settingsSections(actor, want, capabilities.userSettingsObject === true, state);
+    if (want('custom_profile_fields')) {
+      state.custom_profile_fields = (await this.profileFields.list(actor.realmId)).map(presentCustomProfileField);
+      state.custom_profile_field_types = presentCustomProfileFieldTypes();
+    }
     return state;
+  }
+
+  /** `user_settings`, and the legacy top-level settings for clients without user_settings_object. */
+  private async settingsSections(actor: Actor, want: (s: string) => boolean, settingsObject: boolean, state: Record<string, unknown>) {
+    const legacyDisplay = want('update_display_settings') && !settingsObject;
+    const legacyNotifications = want('update_global_notifications') && !settingsObject;
+    if (!want('user_settings') && !legacyDisplay && !legacyNotifications) return;
+    const settings = await this.userSettings.settingsOf(actor.realmId, actor.userId);
+    if (legacyDisplay) Object.assign(state, presentLegacyDisplaySettings(settings));
+    if (legacyNotifications) Object.assign(state, presentLegacyNotificationSettings(settings));
+    if (want('user_settings')) state.user_settings = presentUserSettings(settings);
   }
 
   private async realmUserSection(
@@ -119,8 +151,11 @@ export class RegisterService {
   ) {
     const all = await this.users.list(actor.realmId);
     const me = all.find((u) => u.id === actor.userId)!;
-    const strip = (u: (typeof all)[number]) => {
-      const { is_active: _, ...rest } = presentUser(u, { clientGravatar });
+    const values = await this.profileFields.valuesOfRealm(actor.realmId);
+    const viewer = { id: actor.userId, role: actor.role };
+    const strip = (u: (typeof all)[number], withProfile = true) => {
+      const profileData = withProfile ? presentProfileData(values.get(u.id) ?? []) : undefined;
+      const { is_active: _, ...rest } = presentUser(u, { clientGravatar, viewer, profileData });
       return rest;
     };
     const groupIds = await this.uow.run((tx) => tx.groups.groupIdsOfUser(actor.userId));
@@ -131,12 +166,12 @@ export class RegisterService {
       this.config.webPublicStreamsEnabled && realm.enableSpectatorAccess && holds('can_create_web_public_channel_group');
     const systemBots = await this.users.systemBots(actor.realmId);
     return {
-      realm_users: all.filter((u) => u.isActive).map(strip),
-      realm_non_active_users: all.filter((u) => !u.isActive).map(strip),
-      cross_realm_bots: systemBots.map(strip),
+      realm_users: all.filter((u) => u.isActive).map((u) => strip(u)),
+      realm_non_active_users: all.filter((u) => !u.isActive).map((u) => strip(u)),
+      cross_realm_bots: systemBots.map((u) => strip(u, false)),
       avatar_source: 'G',
-      avatar_url_medium: gravatarUrl(me.email, me.avatarVersion),
-      avatar_url: gravatarUrl(me.email, me.avatarVersion),
+      avatar_url_medium: gravatarUrl(me.deliveryEmail, me.avatarVersion),
+      avatar_url: gravatarUrl(me.deliveryEmail, me.avatarVersion),
       can_create_private_streams: canPrivate,
       can_create_public_streams: canPublic,
       can_create_web_public_streams: canWebPublic,

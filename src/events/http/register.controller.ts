@@ -45,6 +45,7 @@ export class RegisterController {
         archivedChannels: caps.archived_channels === true,
         streamTypingNotifications: caps.stream_typing_notifications === true,
         simplifiedPresenceEvents: caps.simplified_presence_events === true,
+        userSettingsObject: caps.user_settings_object === true,
       },
       lifespanSecs: p.queue_lifespan_secs,
     });
@@ -52,6 +53,7 @@ export class RegisterController {
     const want = (section: string) => selector === null || selector.includes(section);
     const state = await this.register.initialState(actor, want, p.client_gravatar, {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
+      userSettingsObject: caps.user_settings_object === true,
     });
     await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
     await this.presence.fill(

@@ -13,6 +13,8 @@ export interface NewAccount {
   bot: { type: number; ownerId: number | null; isSystemBot: boolean; defaultAllPublicStreams: boolean } | null;
   waitingPeriodDays: number;
   apiKey?: string;
+  /** The organization's default language (Zulip copies it to a new account). */
+  defaultLanguage?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export class NewAccounts {
       isSystemBot: a.bot?.isSystemBot ?? false,
       dateJoined: now,
       defaultAllPublicStreams: a.bot?.defaultAllPublicStreams ?? false,
+      defaultLanguage: a.defaultLanguage ?? 'en',
     });
     const groups = directSystemGroupsFor(a.role, isFullMember(a.role, now, a.waitingPeriodDays, now));
     await tx.groups.setSystemGroupMemberships(a.realmId, id, groups);

@@ -15,6 +15,8 @@ export interface NewUser {
   isSystemBot: boolean;
   dateJoined: Date;
   defaultAllPublicStreams: boolean;
+  /** The organization's language: a new account's default_language. */
+  defaultLanguage: string;
 }
 
 /** What the API shows of a user (GET /users, register's realm_users). */
@@ -24,6 +26,8 @@ export interface UserRecord extends UserState {
   defaultSendingStreamId: number | null;
   defaultEventsRegisterStreamId: number | null;
   defaultAllPublicStreams: boolean;
+  /** Who may see the real address (Zulip's email_address_visibility). */
+  emailAddressVisibility: number;
 }
 
 /** What Basic auth and fetch_api_key need to know about an account. */
@@ -52,6 +56,8 @@ export abstract class UserRepository {
   abstract getForUpdate(realmId: number, userId: number): Promise<User | null>;
   abstract emailInUse(realmId: number, email: string): Promise<boolean>;
   abstract activeUserNamed(realmId: number, fullName: string): Promise<boolean>;
+  /** Another user of the organization has this name, compared as Zulip does (NFKC, case-folded). */
+  abstract fullNameTaken(realmId: number, fullName: string, exceptUserId: number): Promise<boolean>;
   abstract insert(user: NewUser): Promise<number>;
   abstract save(user: User): Promise<void>;
   /** Counts active human owners, locking their rows so concurrent demotions serialise. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAdmin, isGuest, isOwner } from '@app/domain/users';
+import { canSeeDeliveryEmail, EMAIL_ADDRESS_VISIBILITY, type EmailViewer, isAdmin, isGuest, isOwner } from '@app/domain/users';
 import type { UserGroupView, UserRecord } from './user.ports.js';
 import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
@@ -15,8 +15,21 @@ export function isoMinutes(d: Date): string {
 
 export const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000);
 
-/** Zulip's format_user_row. Avatars are Gravatar's: with client_gravatar the client computes them. */
-export function presentUser(u: UserRecord, o: { clientGravatar: boolean }): Record<string, unknown> {
+export interface PresentUserOptions {
+  clientGravatar: boolean;
+  /** Who looks: their role decides whether they see the real address (none: they may). */
+  viewer?: EmailViewer;
+  /** The user's custom profile field values (humans only; absent: no `profile_data` key). */
+  profileData?: Record<string, unknown>;
+}
+
+/**
+ * Zulip's format_user_row. Avatars are Gravatar's, computed from the real address; with
+ * client_gravatar the client computes them, which it can only when the address is public.
+ */
+export function presentUser(u: UserRecord, o: PresentUserOptions): Record<string, unknown> {
+  const seesAddress = o.viewer === undefined || canSeeDeliveryEmail(o.viewer, u.id, u.emailAddressVisibility);
+  const clientComputes = o.clientGravatar && u.emailAddressVisibility === EMAIL_ADDRESS_VISIBILITY.EVERYONE;
   const out: Record<string, unknown> = {
     email: u.email,
     user_id: u.id,
@@ -30,14 +43,16 @@ export function presentUser(u: UserRecord, o: { clientGravatar: boolean }): Reco
     timezone: u.timezone,
     is_active: u.isActive,
     date_joined: isoMinutes(u.dateJoined),
-    delivery_email: u.deliveryEmail,
+    delivery_email: seesAddress ? u.deliveryEmail : null,
     is_imported_stub: false,
-    avatar_url: o.clientGravatar ? null : gravatarUrl(u.email, u.avatarVersion),
+    avatar_url: clientComputes ? null : gravatarUrl(u.deliveryEmail, u.avatarVersion),
   };
   if (u.isBot) {
     out.bot_type = u.botType;
     out.bot_owner_id = u.botOwnerId;
     if (u.isSystemBot) out.is_system_bot = true;
+  } else if (o.profileData !== undefined) {
+    out.profile_data = o.profileData;
   }
   return out;
 }

@@ -12,6 +12,7 @@ import {
   isFullMember,
   isValidEmail,
   noSuchUser,
+  type ProfileValue,
   type Role,
   Role as Roles,
   type User,
@@ -28,6 +29,9 @@ import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
 import { NewAccounts } from './new-accounts.js';
 import { NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
+import { CustomProfileFieldQueries } from './custom-profile-fields.ports.js';
+import { presentProfileData } from './custom-profile-fields.views.js';
+import { ProfileData, type ProfileDataItem } from './profile-data.js';
 
 export interface CreateBotInput {
   fullName: string;
@@ -36,6 +40,17 @@ export interface CreateBotInput {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+}
+
+export interface AdminProfileDataItem {
+  id: number;
+  value: ProfileValue | null;
+}
+
+export interface UserChange {
+  role?: Role;
+  fullName?: string;
+  profileData?: readonly AdminProfileDataItem[];
 }
 
 export interface CreatedBot {
@@ -57,6 +72,8 @@ export class UsersService {
     private readonly config: ServerConfig,
     private readonly newUserChannels: NewUserChannels,
     private readonly accounts: NewAccounts,
+    private readonly profileFields: CustomProfileFieldQueries,
+    private readonly profileData: ProfileData,
   ) {}
 
   /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
@@ -96,10 +113,11 @@ export class UsersService {
         role: Roles.MEMBER,
         bot: null,
         waitingPeriodDays: realm.waitingPeriodThreshold,
+        defaultLanguage: realm.defaultLanguage,
       });
       await this.newUserChannels.subscribeToDefaultChannels(tx, actor.realmId, userId);
       // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
-      const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false });
+      const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
       tx.afterCommit(toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]));
       return userId;
     });
@@ -137,13 +155,25 @@ export class UsersService {
         bot: { type: input.botType, ownerId: actor.userId, isSystemBot: false, defaultAllPublicStreams },
         waitingPeriodDays: realm.waitingPeriodThreshold,
         apiKey,
+        defaultLanguage: realm.defaultLanguage,
       });
       return { userId, apiKey, email, defaultAllPublicStreams };
     });
   }
 
-  /** PATCH /users/{id}: role and full name. */
-  async updateUser(actor: Actor, userId: number, change: { role?: Role; fullName?: string }): Promise<void> {
+  /** A user's custom profile field values as `profile_data` shows them. */
+  async profileDataOf(actor: Actor, userId: number): Promise<Record<string, unknown>> {
+    return presentProfileData(await this.profileFields.valuesOfUser(actor.realmId, userId));
+  }
+
+  /** Every user's `profile_data`, by user ID (users without values get `{}`). */
+  async profileDataOfRealm(actor: Actor): Promise<Map<number, Record<string, unknown>>> {
+    const values = await this.profileFields.valuesOfRealm(actor.realmId);
+    return new Map([...values].map(([id, v]) => [id, presentProfileData(v)]));
+  }
+
+  /** PATCH /users/{id}: role, full name and (Zulip's admin path) custom profile field values. */
+  async updateUser(actor: Actor, userId: number, change: UserChange): Promise<void> {
     await this.uow.run(async (tx) => {
       const user = await this.loadForAdmin(tx, actor, userId, { allowBots: true, allowDeactivated: true });
       const previousRole = user.role;
@@ -164,7 +194,15 @@ export class UsersService {
       if (change.role !== undefined && change.role !== previousRole) people.push({ user_id: userId, role: after.role });
       if (after.fullName !== before.fullName) people.push({ user_id: userId, full_name: after.fullName });
       await this.realmUserUpdates(tx, actor.realmId, people);
+      if (change.profileData !== undefined) await this.adminProfileData(tx, actor, userId, change.profileData);
     });
+  }
+
+  /** Zulip's update_user_backend: an empty value removes the field's value, the others are set. */
+  private async adminProfileData(tx: Tx, actor: Actor, userId: number, items: readonly AdminProfileDataItem[]): Promise<void> {
+    const empty = (v: AdminProfileDataItem['value']) => v === null || v.length === 0;
+    await this.profileData.remove(tx, actor, userId, items.filter((i) => empty(i.value)).map((i) => i.id));
+    await this.profileData.update(tx, actor, userId, items.filter((i) => !empty(i.value)) as ProfileDataItem[]);
   }
 
   /** `realm_user` `update` events, one per changed property, for every active user. */

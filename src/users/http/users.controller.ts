@@ -15,7 +15,13 @@ export class UsersController {
   @Get('users')
   async list(@CurrentActor() actor: Actor, @ZulipParams() p: GetUsersDto) {
     const users = await this.users.listUsers(actor);
-    return { members: users.map((u) => presentUser(u, { clientGravatar: p.client_gravatar })) };
+    const profiles = p.include_custom_profile_fields ? await this.users.profileDataOfRealm(actor) : null;
+    const viewer = { id: actor.userId, role: actor.role };
+    return {
+      members: users.map((u) =>
+        presentUser(u, { clientGravatar: p.client_gravatar, viewer, profileData: profiles === null ? undefined : (profiles.get(u.id) ?? {}) }),
+      ),
+    };
   }
 
   @ApiPost('users')
@@ -27,7 +33,8 @@ export class UsersController {
   @Get('users/me')
   async me(@CurrentActor() actor: Actor) {
     const me = await this.users.getUser(actor, actor.userId);
-    return { ...presentUser(me, { clientGravatar: false }), max_message_id: await this.users.maxMessageId(actor.userId) };
+    const profileData = await this.users.profileDataOf(actor, actor.userId);
+    return { ...presentUser(me, { clientGravatar: false, profileData }), max_message_id: await this.users.maxMessageId(actor.userId) };
   }
 
   @Delete('users/me')
@@ -42,7 +49,9 @@ export class UsersController {
     @Param('user_id', PathIntPipe) userId: number,
     @ZulipParams() p: GetUsersDto,
   ) {
-    return { user: presentUser(await this.users.getUser(actor, userId), { clientGravatar: p.client_gravatar }) };
+    const user = await this.users.getUser(actor, userId);
+    const profileData = p.include_custom_profile_fields ? await this.users.profileDataOf(actor, userId) : undefined;
+    return { user: presentUser(user, { clientGravatar: p.client_gravatar, viewer: { id: actor.userId, role: actor.role }, profileData }) };
   }
 
   @Patch('users/:user_id')
@@ -51,7 +60,7 @@ export class UsersController {
     @Param('user_id', PathIntPipe) userId: number,
     @ZulipParams() p: UpdateUserDto,
   ) {
-    await this.users.updateUser(actor, userId, { role: p.role, fullName: p.full_name });
+    await this.users.updateUser(actor, userId, { role: p.role, fullName: p.full_name, profileData: p.profile_data });
     return {};
   }
 

@@ -1,5 +1,6 @@
 import { ROLES, type Role } from '@app/domain/users';
 import { bool, int, JsonParam, OneOfValues, PlainParam, str } from '../../shared/http/params/index.js';
+import { profileData } from './settings.dto.js';
 
 export class GetUsersDto {
   @JsonParam(bool(), { default: true }) client_gravatar: boolean;
@@ -15,6 +16,7 @@ export class CreateUserDto {
 export class UpdateUserDto {
   @PlainParam(str(), { optional: true }) full_name?: string;
   @JsonParam(int(), { optional: true }) @OneOfValues(ROLES) role?: Role;
+  @JsonParam(profileData(true), { optional: true }) profile_data?: { id: number; value: string | number[] | null }[];
 }
 
 export class CreateBotDto {

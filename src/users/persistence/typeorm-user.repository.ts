@@ -23,6 +23,7 @@ export function toRecord(row: UserRow): UserRecord {
     defaultSendingStreamId: row.defaultSendingStreamId,
     defaultEventsRegisterStreamId: row.defaultEventsRegisterStreamId,
     defaultAllPublicStreams: row.defaultAllPublicStreams,
+    emailAddressVisibility: row.emailAddressVisibility,
   };
 }
 
@@ -87,6 +88,14 @@ export class TypeOrmUserRepository extends UserRepository {
     const rows = await this.em.query(
       `SELECT 1 FROM users WHERE realm_id = $1 AND is_active AND full_name = $2 LIMIT 1`,
       [realmId, fullName],
+    );
+    return rows.length > 0;
+  }
+
+  async fullNameTaken(realmId: number, fullName: string, exceptUserId: number): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM users WHERE realm_id = $1 AND id <> $3 AND lower(normalize(full_name, NFKC)) = lower(normalize($2, NFKC)) LIMIT 1`,
+      [realmId, fullName, exceptUserId],
     );
     return rows.length > 0;
   }

@@ -22,4 +22,6 @@ export class UserRow {
   @Column({ name: 'default_events_register_stream_id', type: 'integer', nullable: true })
   defaultEventsRegisterStreamId: number | null;
   @Column({ name: 'default_all_public_streams' }) defaultAllPublicStreams: boolean;
+  @Column({ name: 'email_address_visibility', type: 'smallint' }) emailAddressVisibility: number;
+  @Column({ name: 'default_language' }) defaultLanguage: string;
 }

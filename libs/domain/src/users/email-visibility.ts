@@ -1,0 +1,44 @@
+import { EMAIL_ADDRESS_VISIBILITY as V } from './user-settings.js';
+import { Role } from './role.js';
+
+/** Zulip's ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS: whose real addresses a role may see. */
+const ACCESSIBLE: Readonly<Record<Role, readonly number[]>> = {
+  [Role.OWNER]: [V.ADMINS, V.MODERATORS, V.MEMBERS, V.EVERYONE],
+  [Role.ADMINISTRATOR]: [V.ADMINS, V.MODERATORS, V.MEMBERS, V.EVERYONE],
+  [Role.MODERATOR]: [V.MODERATORS, V.MEMBERS, V.EVERYONE],
+  [Role.MEMBER]: [V.MEMBERS, V.EVERYONE],
+  [Role.GUEST]: [V.EVERYONE],
+};
+
+export interface EmailViewer {
+  readonly id: number;
+  readonly role: Role;
+}
+
+/** Zulip's can_access_delivery_email: one's own address always, others' by their setting and the viewer's role. */
+export function canSeeDeliveryEmail(viewer: EmailViewer, targetId: number, visibility: number): boolean {
+  return viewer.id === targetId || ACCESSIBLE[viewer.role].includes(visibility);
+}
+
+/** The role values allowed to see an address of this visibility (for set-based SQL). */
+export function rolesSeeing(visibility: number): Role[] {
+  return (Object.keys(ACCESSIBLE).map(Number) as Role[]).filter((r) => ACCESSIBLE[r].includes(visibility));
+}
+
+/**
+ * Zulip's get_display_email_address: the real address when everyone may see it, else
+ * `user<id>@<fake email domain>` (the organization's host, or FAKE_EMAIL_DOMAIN).
+ */
+export function displayEmail(userId: number, deliveryEmail: string, visibility: number, fakeDomain: string): string {
+  return visibility === V.EVERYONE ? deliveryEmail : `user${userId}@${fakeDomain}`;
+}
+
+/**
+ * Whose sight of a user's real address changes when its visibility goes from `before` to
+ * `after`: the roles that gain it and those that lose it (the user always sees their own).
+ */
+export function deliveryEmailAudienceChange(before: number, after: number): { gained: Role[]; lost: Role[] } {
+  const was = new Set(rolesSeeing(before));
+  const now = new Set(rolesSeeing(after));
+  return { gained: [...now].filter((r) => !was.has(r)), lost: [...was].filter((r) => !now.has(r)) };
+}
