@@ -4,7 +4,7 @@ import { PresenceQueries, PresenceUsers, TypingSettings } from './application/pr
 import { PresenceService } from './application/presence.service.js';
 import { TypingService } from './application/typing.service.js';
 import { PresenceController, TypingController } from './http/presence.controller.js';
-import { DefaultTypingSettings } from './persistence/default-typing-settings.js';
+import { TypeOrmTypingSettings } from './persistence/typeorm-typing-settings.js';
 import { TypeOrmPresenceQueries, TypeOrmPresenceUsers } from './persistence/typeorm-presence.repository.js';
 
 /**
@@ -19,7 +19,7 @@ import { TypeOrmPresenceQueries, TypeOrmPresenceUsers } from './persistence/type
     PresenceSettingReaction,
     { provide: PresenceQueries, useClass: TypeOrmPresenceQueries },
     { provide: PresenceUsers, useClass: TypeOrmPresenceUsers },
-    { provide: TypingSettings, useClass: DefaultTypingSettings },
+    { provide: TypingSettings, useClass: TypeOrmTypingSettings },
   ],
   exports: [PresenceService, PresenceSettingReaction],
 })

@@ -5,6 +5,7 @@ import type { ClientEvent } from '../../shared/application/client-event.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { EVENTS_CHANNEL } from '../../shared/persistence/event-journal.js';
+import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
 import { EventJournalCursor } from '../application/event-journal-cursor.js';
 import { EventQueues } from '../application/event-queues.js';
 
@@ -80,7 +81,7 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     const previous = this.running.get(realmId) ?? Promise.resolve();
     const next = previous.then(async () => {
       const rows: { seq: string; payload: ClientEvent }[] = await this.ds.query(
-        `SELECT seq, payload FROM events WHERE realm_id = $1 AND seq > $2 ORDER BY seq`,
+        `${BACKGROUND_SQL}SELECT seq, payload FROM events WHERE realm_id = $1 AND seq > $2 ORDER BY seq`,
         [realmId, this.cursors.get(realmId)],
       );
       for (const r of rows) {
@@ -95,7 +96,7 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
 
   private async prune(): Promise<void> {
     await this.ds
-      .query(`DELETE FROM events WHERE created < now() - make_interval(mins => $1)`, [RETENTION_MINUTES])
+      .query(`${BACKGROUND_SQL}DELETE FROM events WHERE created < now() - make_interval(mins => $1)`, [RETENTION_MINUTES])
       .catch(() => undefined);
   }
 }

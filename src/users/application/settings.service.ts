@@ -25,6 +25,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { EmailChanges } from './email-changes.js';
 import { type AccountState, UserSettingsQueries } from './user-settings.ports.js';
+import { PresenceSettingEffects } from './user.ports.js';
 import { avatarChangeEvent, bulkSettingEvents, personUpdate, settingChangeEvents } from './user-settings.events.js';
 
 export interface TargetUsers {
@@ -64,6 +65,7 @@ export class SettingsService {
     private readonly limiter: SlidingWindowRateLimiter,
     private readonly config: ServerConfig,
     private readonly emailChanges: EmailChanges,
+    private readonly presence: PresenceSettingEffects,
   ) {}
 
   async updateSettings(actor: Actor, req: SettingsUpdate): Promise<void> {
@@ -124,6 +126,8 @@ export class SettingsService {
     let email = me.email;
     for (const c of changes) {
       tx.afterCommit(settingChangeEvents(realm.id, me.userId, email, c));
+      // Zulip's do_change_user_setting: the user's presence follows presence_enabled at once.
+      if (c.name === 'presence_enabled') await this.presence.presenceEnabledChanged(tx, realm.id, me.userId, c.value === true);
       if (c.name === 'email_address_visibility') {
         email = await this.emailVisibilityChanged(tx, me, realm, Number(me.settings.email_address_visibility), Number(c.value));
       }

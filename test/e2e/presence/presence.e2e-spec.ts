@@ -378,3 +378,24 @@ describe('presence through zulip-js', () => {
     expect(await client.callEndpoint(`/users/${alice.id}/presence`, 'GET')).toMatchObject({ result: 'success', presence: { aggregated: { status: 'active' } } });
   });
 });
+
+describe('presence_enabled through PATCH /settings', () => {
+  const T = 80 * 86_400; // after every other test's clock
+
+  it('off then on, as the legacy away does: the presence event first, then the setting', async () => {
+    at(T);
+    expectSuccess(await report(bob, { ping_only: true }));
+    const c = await EventClient.register(t, alice);
+    const own = await EventClient.register(t, bob, { client_capabilities: { notification_settings_null: false, user_settings_object: true } });
+    expectSuccess(await t.patch('settings', { as: bob, form: { presence_enabled: false } }));
+    const [off] = await c.ofType('presence');
+    expect(off).toMatchObject({ user_id: bob.id, presence: { website: { status: 'idle', timestamp: NOW + T - 320 } } });
+    expect(await own.ofType('user_settings')).toEqual([expect.objectContaining({ op: 'update', property: 'presence_enabled', value: false })]);
+    expect((await t.get(`users/${bob.id}/presence`)).body.presence.aggregated).toEqual({ status: 'offline', timestamp: NOW + T - 320 });
+    at(T + 60);
+    expectSuccess(await t.patch('settings', { as: bob, form: { presence_enabled: true } }));
+    const [on] = await c.ofType('presence');
+    expect(on).toMatchObject({ user_id: bob.id, presence: { website: { status: 'active', timestamp: NOW + T + 60 } } });
+    expect((await t.get(`users/${bob.id}/presence`)).body.presence.aggregated).toEqual({ status: 'active', timestamp: NOW + T + 60 });
+  });
+});

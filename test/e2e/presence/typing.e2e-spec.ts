@@ -230,3 +230,25 @@ describe('typing through zulip-js', () => {
     expect((await o.ofType('typing'))[0]).toMatchObject({ op: 'stop', recipients: [person(other), person(t.owner), person(member)] });
   });
 });
+
+describe('the typing settings (PATCH /settings)', () => {
+  it('a sender who shares no typing is refused; a receiver who wants none is not told', async () => {
+    expectSuccess(await t.patch('settings', { as: member, form: { send_private_typing_notifications: false } }));
+    expectError(await typing(member, { op: 'start', to: [other.id] }), 400, 'User has disabled typing notifications for direct messages');
+    expectSuccess(await t.patch('settings', { as: member, form: { send_private_typing_notifications: true } }));
+    expectSuccess(await t.patch('settings', { as: other, form: { receives_typing_notifications: false } }));
+    const [m, o] = [await EventClient.register(t, member), await EventClient.register(t, other)];
+    expectSuccess(await typing(member, { op: 'start', to: [other.id] }));
+    expect((await m.ofType('typing')).length).toBe(1);
+    expect(await o.drain()).toEqual([]);
+    expectSuccess(await t.patch('settings', { as: other, form: { receives_typing_notifications: true } }));
+  });
+
+  it('channel typing follows send_stream_typing_notifications', async () => {
+    expectSuccess(await t.patch('settings', { as: member, form: { send_stream_typing_notifications: false } }));
+    const res = await typing(member, { op: 'start', type: 'stream', stream_id: ch.general, topic: 'lunch' });
+    expectError(res, 400, 'User has disabled typing notifications for channel messages');
+    expectSuccess(await t.patch('settings', { as: member, form: { send_stream_typing_notifications: true } }));
+    expectSuccess(await typing(member, { op: 'start', type: 'stream', stream_id: ch.general, topic: 'lunch' }));
+  });
+});
