@@ -168,6 +168,8 @@ describe('PATCH /settings: personal settings', () => {
       userSettingsUpdate('allow_private_data_export', true),
       userSettingsUpdate('presence_enabled', false),
       { type: 'update_global_notifications', user: watcher.email, notification_name: 'presence_enabled', setting: false },
+      // Zulip's do_change_user_setting then updates the user's presence (the presence context).
+      expect.objectContaining({ type: 'presence', user_id: watcher.id, email: watcher.email }),
       userSettingsUpdate('send_private_typing_notifications', false),
     ]);
     const row = (await db.query('SELECT presence_enabled FROM users WHERE id = $1', [watcher.id])).rows[0];
