@@ -7,3 +7,4 @@ export * from './builders/channels.js';
 export * from './builders/subscriptions.js';
 export * from './builders/messages.js';
 export * from './builders/presence.js';
+export * from './builders/drafts.js';
