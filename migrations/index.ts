@@ -9,6 +9,7 @@ import { Reminders1764500000000 } from './1764500000000-Reminders.js';
 import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
 import { Reactions1764700000000 } from './1764700000000-Reactions.js';
 import { Presence1764800000000 } from './1764800000000-Presence.js';
+import { ScheduledMessages1765100000000 } from './1765100000000-ScheduledMessages.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Events1764600000000,
   Reactions1764700000000,
   Presence1764800000000,
+  ScheduledMessages1765100000000,
 ];

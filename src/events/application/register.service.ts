@@ -51,6 +51,7 @@ export const FETCHABLE = [
   'muted_topics',
   'drafts',
   'saved_snippets',
+  'scheduled_messages',
   'default_streams',
   'presence',
 ] as const;
