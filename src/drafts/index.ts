@@ -7,4 +7,4 @@ export * from './application/draft.views.js';
 export * from './application/drafts.service.js';
 export * from './application/reminders.service.js';
 export * from './application/saved-snippets.service.js';
-export * from './application/scheduled-messages.service.js';
+export { ScheduledMessagesService } from './application/scheduled-messages.service.js';

@@ -81,9 +81,10 @@ export abstract class ScheduledMessageRepository {
   abstract delete(realmId: number, id: number): Promise<void>;
   /**
    * The oldest scheduled message due at `now` (any organization) that is neither delivered nor
-   * failed nor being delivered by another transaction, locked until this one ends; null when none.
+   * failed nor being delivered by another transaction nor in `skip`, locked until this one
+   * ends; null when none.
    */
-  abstract claimDue(now: Date): Promise<DueScheduledMessage | null>;
+  abstract claimDue(now: Date, skip: readonly number[]): Promise<DueScheduledMessage | null>;
   /**
    * Marks where a delivery attempt starts in this transaction (a savepoint), so that a failed
    * attempt can be undone while the row stays locked and the failure is recorded in the same

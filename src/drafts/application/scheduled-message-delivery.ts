@@ -15,7 +15,8 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import type { UserRecord } from '../../users/index.js';
 import type { DueScheduledMessage } from './draft.ports.js';
-import { scheduledMessagesEvent, scheduledMessageUpdated, scheduledSendRequest, targetRecipients } from './scheduled-messages.service.js';
+import { scheduledMessagesEvent, scheduledMessageUpdated } from './scheduled-message.events.js';
+import { scheduledSendRequest, targetRecipients } from './scheduled-messages.service.js';
 
 /** How many scheduled messages one delivery pass handles at most (the next pass takes the rest). */
 const DELIVERIES_PER_PASS = 100;
@@ -48,17 +49,32 @@ export class ScheduledMessageDelivery {
     private readonly logger: AppLogger,
   ) {}
 
-  /** One pass: the messages due at `now`, oldest first. Returns how many it handled (sent or failed). */
+  /**
+   * One pass: the messages due at `now`, oldest first. Returns how many it handled (sent or
+   * failed). A delivery whose transaction itself fails (the database) leaves its message
+   * pending for the next pass, and this pass goes on with the others.
+   */
   async deliverDue(now: Date = this.clock.now(), limit = DELIVERIES_PER_PASS): Promise<number> {
     let handled = 0;
-    while (handled < limit) {
-      const found = await this.uow.run(async (tx) => {
-        const due = await tx.scheduledMessages.claimDue(now);
-        if (due !== null) await this.deliver(tx, due, now);
-        return due !== null;
-      });
-      if (!found) break;
-      handled += 1;
+    const skipped: number[] = [];
+    for (let attempts = 0; attempts < limit; attempts += 1) {
+      let claimed: number | null = null;
+      try {
+        const found = await this.uow.run(async (tx) => {
+          const due = await tx.scheduledMessages.claimDue(now, skipped);
+          if (due === null) return false;
+          claimed = due.message.id;
+          await this.deliver(tx, due, now);
+          return true;
+        });
+        if (!found) break;
+        handled += 1;
+      } catch (err) {
+        const id = claimed as number | null;
+        if (id === null) throw err; // nothing could be claimed: the next pass tries again
+        this.logger.error({ err, scheduledMessageId: id }, 'scheduled message delivery failed; it stays pending');
+        skipped.push(id);
+      }
     }
     return handled;
   }

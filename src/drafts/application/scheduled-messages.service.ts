@@ -17,11 +17,11 @@ import { parseTopicForSend, readBySenderDefault } from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { MessageSender, type SendRequest } from '../../messages/index.js';
-import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { DraftQueries } from './draft.ports.js';
 import { presentScheduledMessage } from './draft.views.js';
+import { scheduledMessagesEvent, scheduledMessageUpdated } from './scheduled-message.events.js';
 
 export interface ScheduleMessageRequest {
   type: ScheduledMessageTypeParam;
@@ -53,14 +53,6 @@ export function scheduledSendRequest(
 
 /** The recipients a target is sent to: its channel, or every participant of the conversation. */
 export const targetRecipients = (t: ScheduledTarget): number[] => (t.kind === 'channel' ? [t.channelId] : [...t.participantIds]);
-
-/** `scheduled_messages` events: only the owner's clients hear of them. */
-export function scheduledMessagesEvent(realmId: number, ownerId: number, event: Record<string, unknown>): ClientEvent {
-  return { realmId, event: { type: 'scheduled_messages', ...event }, userIds: [ownerId] };
-}
-
-export const scheduledMessageUpdated = (realmId: number, m: ScheduledMessage): ClientEvent =>
-  scheduledMessagesEvent(realmId, m.ownerId, { op: 'update', scheduled_message: presentScheduledMessage(m.view()) });
 
 /**
  * Scheduled messages (Zulip's views/scheduled_messages.py and actions/scheduled_messages.py):

@@ -110,11 +110,11 @@ export class TypeOrmScheduledMessageRepository extends ScheduledMessageRepositor
    * over, not waited for. Under READ COMMITTED a row that transaction has meanwhile committed as
    * delivered or failed is re-checked against the WHERE clause when locked, so it is never taken twice.
    */
-  async claimDue(now: Date): Promise<DueScheduledMessage | null> {
+  async claimDue(now: Date, skip: readonly number[]): Promise<DueScheduledMessage | null> {
     const [row]: ScheduledMessageRow[] = await this.em.query(
-      `SELECT ${COLUMNS} FROM scheduled_messages WHERE scheduled_at <= $1 AND NOT delivered AND NOT failed
+      `SELECT ${COLUMNS} FROM scheduled_messages WHERE scheduled_at <= $1 AND NOT delivered AND NOT failed AND id <> ALL($2::int[])
        ORDER BY scheduled_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [now],
+      [now, [...skip]],
     );
     return row === undefined ? null : { realmId: row.realm_id, message: ScheduledMessage.restore(toScheduledMessageState(row)) };
   }
