@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { MessageQueries } from './application/message-queries.js';
 import { MessageReadsService } from './application/message-reads.service.js';
 import { MessageRenderer } from './application/message-renderer.js';
-import { MessageSendService } from './application/message-send.service.js';
+import { MessageSender, MessageSendService } from './application/message-send.service.js';
 import { MessageViews } from './http/message-views.js';
 import { MessageActionsController } from './http/message-actions.controller.js';
 import { MessagesController } from './http/messages.controller.js';
@@ -23,6 +23,7 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
   controllers: [MessagesController, MessageActionsController, MessageReactionsController],
   providers: [
     MessageSendService,
+    MessageSender,
     MessageEditService,
     MentionResolver,
     NotificationBot,
@@ -35,6 +36,6 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
   ],
-  exports: [NotificationBot, MessageReadsService, MessageRenderer],
+  exports: [NotificationBot, MessageReadsService, MessageRenderer, MessageSender],
 })
 export class MessagesModule {}

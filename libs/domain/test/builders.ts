@@ -8,3 +8,4 @@ export * from './builders/subscriptions.js';
 export * from './builders/messages.js';
 export * from './builders/presence.js';
 export * from './builders/users.js';
+export * from './builders/drafts.js';

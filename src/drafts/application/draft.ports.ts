@@ -1,4 +1,4 @@
-import type { Draft, DraftState, ReminderView } from '@app/domain/drafts';
+import type { Draft, DraftState, ReminderView, ScheduledMessage, ScheduledMessageState } from '@app/domain/drafts';
 
 export abstract class DraftRepository {
   /** Stores new drafts in one statement; ids come back in the order given. */
@@ -66,6 +66,35 @@ export abstract class ReminderRepository {
   abstract markFailed(reminderId: number, failureMessage: string): Promise<boolean>;
 }
 
+/** A due scheduled message the delivery worker holds (row-locked) in its transaction. */
+export interface DueScheduledMessage {
+  realmId: number;
+  message: ScheduledMessage;
+}
+
+export abstract class ScheduledMessageRepository {
+  /** Stores a new scheduled message; returns its id. */
+  abstract insert(realmId: number, m: ScheduledMessage): Promise<number>;
+  /** The owner's scheduled message (null when missing or someone else's), locked for update. */
+  abstract findOwned(realmId: number, ownerId: number, id: number): Promise<ScheduledMessage | null>;
+  abstract save(realmId: number, m: ScheduledMessage): Promise<void>;
+  abstract delete(realmId: number, id: number): Promise<void>;
+  /**
+   * The oldest scheduled message due at `now` (any organization) that is neither delivered nor
+   * failed nor being delivered by another transaction nor in `skip`, locked until this one
+   * ends; null when none.
+   */
+  abstract claimDue(now: Date, skip: readonly number[]): Promise<DueScheduledMessage | null>;
+  /**
+   * Marks where a delivery attempt starts in this transaction (a savepoint), so that a failed
+   * attempt can be undone while the row stays locked and the failure is recorded in the same
+   * transaction.
+   */
+  abstract beginAttempt(): Promise<void>;
+  /** Undoes everything written since beginAttempt (and makes the transaction usable again). */
+  abstract undoAttempt(): Promise<void>;
+}
+
 export abstract class DraftQueries {
   /** The user's drafts, oldest edit first. */
   abstract drafts(realmId: number, userId: number): Promise<DraftState[]>;
@@ -73,6 +102,8 @@ export abstract class DraftQueries {
   abstract savedSnippets(realmId: number, userId: number): Promise<SavedSnippetRecord[]>;
   /** The user's undelivered reminders (failed ones too), by delivery time. */
   abstract reminders(realmId: number, userId: number): Promise<ReminderView[]>;
+  /** The user's undelivered scheduled messages (failed ones too), by delivery time. */
+  abstract scheduledMessages(realmId: number, userId: number): Promise<ScheduledMessageState[]>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {
@@ -80,5 +111,6 @@ declare module '../../shared/application/unit-of-work.js' {
     readonly drafts: DraftRepository;
     readonly savedSnippets: SavedSnippetRepository;
     readonly reminders: ReminderRepository;
+    readonly scheduledMessages: ScheduledMessageRepository;
   }
 }

@@ -1,4 +1,4 @@
-import type { DraftState, ReminderView } from '@app/domain/drafts';
+import type { DraftState, ReminderView, ScheduledMessageView } from '@app/domain/drafts';
 import type { SavedSnippetRecord } from './draft.ports.js';
 
 /** Zulip's Draft.to_dict: `timestamp` in whole seconds. */
@@ -21,5 +21,19 @@ export function presentReminder(r: ReminderView) {
     scheduled_delivery_timestamp: Math.floor(r.scheduledAt.getTime() / 1000),
     failed: r.failed,
     reminder_target_message_id: r.targetMessageId,
+  };
+}
+
+/** Zulip's ScheduledMessage.to_dict: `to` a channel id or user ids, `topic` for channel messages only, time in whole seconds. */
+export function presentScheduledMessage(m: ScheduledMessageView) {
+  return {
+    scheduled_message_id: m.id,
+    to: m.to,
+    type: m.type,
+    content: m.content,
+    rendered_content: m.renderedContent,
+    ...(m.topic !== undefined ? { topic: m.topic } : {}),
+    scheduled_delivery_timestamp: Math.floor(m.scheduledAt.getTime() / 1000),
+    failed: m.failed,
   };
 }

@@ -3,9 +3,11 @@ import {
   type DraftInput,
   MAX_SAVED_SNIPPET_CONTENT_LENGTH,
   MAX_SAVED_SNIPPET_TITLE_LENGTH,
+  SCHEDULED_MESSAGE_TYPES,
+  type ScheduledMessageTypeParam,
   snippetText,
 } from '@app/domain/drafts';
-import { type Decoder, dict, int, JsonFloat, JsonParam, list, literal, paramError, PlainParam, str } from '../../shared/http/params/index.js';
+import { bool, type Decoder, dict, int, JsonFloat, JsonParam, list, literal, paramError, PlainParam, str } from '../../shared/http/params/index.js';
 
 /** pydantic's RequiredStringConstraint: stripped, then not empty. */
 const requiredString: Decoder<string> = (v, path) => {
@@ -72,4 +74,34 @@ export class CreateReminderDto {
   @JsonParam(int()) message_id: number;
   @JsonParam(int()) scheduled_delivery_timestamp: number;
   @PlainParam(str(), { optional: true }) note?: string;
+}
+
+/** `to` of scheduled messages, Json[int | list[int]]: pydantic reports the `int` alternative when neither fits. */
+const scheduledTo: Decoder<number | number[]> = (v, path) => {
+  const isInt = (e: unknown): e is number => typeof e === 'number' && Number.isSafeInteger(e);
+  if (isInt(v)) return v;
+  if (Array.isArray(v) && v.every(isInt)) return v;
+  throw paramError(`${path}["int"] is not an integer`);
+};
+
+/** POST /scheduled_messages (Zulip's create_scheduled_message_backend, in its parameter order). */
+export class CreateScheduledMessageDto {
+  @PlainParam(str()) content: string;
+  @JsonParam(bool(), { optional: true }) read_by_sender?: boolean;
+  @JsonParam(scheduledTo) to: number | number[];
+  @PlainParam(literal(SCHEDULED_MESSAGE_TYPES)) type: ScheduledMessageTypeParam;
+  @JsonParam(int()) scheduled_delivery_timestamp: number;
+  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  /** The client name, as for POST /messages (else the User-Agent's). */
+  @PlainParam(str(), { optional: true }) client?: string;
+}
+
+/** PATCH /scheduled_messages/{id} (Zulip's update_scheduled_message_backend, in its parameter order). */
+export class EditScheduledMessageDto {
+  @PlainParam(str(), { optional: true }) content?: string;
+  @PlainParam(literal(SCHEDULED_MESSAGE_TYPES), { optional: true }) type?: ScheduledMessageTypeParam;
+  @JsonParam(int(), { optional: true }) scheduled_delivery_timestamp?: number;
+  @JsonParam(scheduledTo, { optional: true }) to?: number | number[];
+  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  @PlainParam(str(), { optional: true }) client?: string;
 }

@@ -1,9 +1,10 @@
-import { Draft, type DraftState, type DraftType, type ReminderView } from '@app/domain/drafts';
+import { Draft, type DraftState, type DraftType, type ReminderView, type ScheduledMessageState } from '@app/domain/drafts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DraftQueries, DraftRepository, type SavedSnippetRecord, SavedSnippetRepository } from '../application/draft.ports.js';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { REMINDER_VIEW_SQL, toReminderView } from './typeorm-reminder.repository.js';
+import { SCHEDULED_MESSAGES_OF_OWNER_SQL, toScheduledMessageState } from './typeorm-scheduled-message.repository.js';
 
 interface DraftRow {
   id: number;
@@ -142,5 +143,9 @@ export class TypeOrmDraftQueries extends DraftQueries {
 
   async reminders(realmId: number, userId: number): Promise<ReminderView[]> {
     return (await this.ds.query(REMINDER_VIEW_SQL, [realmId, userId])).map(toReminderView);
+  }
+
+  async scheduledMessages(realmId: number, userId: number): Promise<ScheduledMessageState[]> {
+    return (await this.ds.query(SCHEDULED_MESSAGES_OF_OWNER_SQL, [realmId, userId])).map(toScheduledMessageState);
   }
 }

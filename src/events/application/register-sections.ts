@@ -3,7 +3,14 @@ import { type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } 
 import { type Actor, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { ChannelQueries, type ChannelRecord, presentChannel, presentSubscription } from '../../channels/index.js';
-import { DraftsService, presentDraft, presentSavedSnippet, SavedSnippetsService } from '../../drafts/index.js';
+import {
+  DraftsService,
+  presentDraft,
+  presentSavedSnippet,
+  presentScheduledMessage,
+  SavedSnippetsService,
+  ScheduledMessagesService,
+} from '../../drafts/index.js';
 import { UserQueries } from '../../users/index.js';
 
 export interface UserTopicRow {
@@ -33,6 +40,7 @@ export class RegisterSections {
     private readonly users: UserQueries,
     private readonly drafts: DraftsService,
     private readonly snippets: SavedSnippetsService,
+    private readonly scheduled: ScheduledMessagesService,
   ) {}
 
   async fill(actor: Actor, want: (s: string) => boolean, explicit: boolean, includeSubscribers: boolean, state: Record<string, unknown>): Promise<void> {
@@ -51,6 +59,7 @@ export class RegisterSections {
     }
     if (want('drafts')) state.drafts = (await this.drafts.listDrafts(actor)).slice(0, 1000).map(presentDraft);
     if (want('saved_snippets')) state.saved_snippets = (await this.snippets.listSavedSnippets(actor)).map(presentSavedSnippet);
+    if (want('scheduled_messages')) state.scheduled_messages = (await this.scheduled.listScheduledMessages(actor)).map(presentScheduledMessage);
     if (want('default_streams')) state.realm_default_streams = isGuest(actor.role) ? [] : await this.channels.defaultChannelIds(actor.realmId);
   }
 

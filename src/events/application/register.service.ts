@@ -59,6 +59,7 @@ export const FETCHABLE = [
   'muted_topics',
   'drafts',
   'saved_snippets',
+  'scheduled_messages',
   'default_streams',
   'presence',
   'user_settings',

@@ -42,31 +42,58 @@ export interface SendResult {
   automaticNewVisibilityPolicy?: number;
 }
 
+/** A message that passed every sending rule, rendered, not stored (what a scheduled message keeps). */
+export interface CheckedSend {
+  content: string;
+  renderedContent: string;
+  target: { kind: 'channel'; channelId: number; topic: string } | { kind: 'direct'; participantIds: number[] };
+}
+
 type Destination =
   | { kind: 'channel'; byName?: string; byId?: number; topic: string }
   | { kind: 'direct'; users: UserRecord[] };
 
+/** A new message after the sending rules, with what storing it and its events need. */
+type PreparedSend =
+  | { kind: 'channel'; message: Message; ctx: ActorContext; channel: Channel; sender: UserRecord; topic: string; facts: { topicExists: boolean; muted: boolean }; resolution: MentionResolution; attachments: number[] }
+  | { kind: 'direct'; message: Message; ctx: ActorContext; recipients: UserRecord[]; participants: number[]; attachments: number[] };
+
 const localEchoOf = (req: SendRequest) =>
   req.queueId !== undefined && req.localId !== undefined ? { queueId: req.queueId, localId: req.localId } : undefined;
 
-/** POST /messages (spec 10 §2), in Zulip's order of checks, in one transaction. */
+/**
+ * Sending a user's message inside the caller's transaction, in Zulip's order of checks (spec 10
+ * §2): a collaborator of use cases (POST /messages, delivering scheduled messages), with no unit
+ * of work of its own. `check` applies every rule and renders without storing anything.
+ */
 @Injectable()
-export class MessageSendService {
+export class MessageSender {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly renderer: MessageRenderer,
     private readonly mentions: MentionResolver,
   ) {}
 
-  async sendMessage(actor: Actor, req: SendRequest): Promise<SendResult> {
-    return this.uow.run(async (tx) => {
-      const destination = await this.parseRecipients(tx, actor, req);
-      const content = normaliseContent(req.content);
-      const ctx = await loadActorContext(tx, actor);
-      if (destination.kind === 'channel') return this.sendToChannel(tx, actor, ctx, destination, content, req);
-      return this.sendDirect(tx, actor, ctx, destination.users, content, req);
-    });
+  /** Sends the message, dated `now`. */
+  async send(tx: Tx, actor: Actor, req: SendRequest, now: Date = this.clock.now()): Promise<SendResult> {
+    const prepared = await this.prepare(tx, actor, req, now);
+    return prepared.kind === 'channel' ? this.storeChannelMessage(tx, actor, prepared, req, now) : this.storeDirectMessage(tx, actor, prepared, req);
+  }
+
+  /** Zulip's check_message: every rule of sending `req` now, without storing it. */
+  async check(tx: Tx, actor: Actor, req: SendRequest): Promise<CheckedSend> {
+    const { message, ...p } = await this.prepare(tx, actor, req, this.clock.now());
+    const { content, renderedContent } = message.snapshot();
+    if (p.kind === 'channel') return { content, renderedContent, target: { kind: 'channel', channelId: p.channel.id, topic: p.topic } };
+    return { content, renderedContent, target: { kind: 'direct', participantIds: [...p.participants].sort((a, b) => a - b) } };
+  }
+
+  private async prepare(tx: Tx, actor: Actor, req: SendRequest, now: Date): Promise<PreparedSend> {
+    const destination = await this.parseRecipients(tx, actor, req);
+    const content = normaliseContent(req.content);
+    const ctx = await loadActorContext(tx, actor);
+    if (destination.kind === 'channel') return this.prepareChannelMessage(tx, actor, ctx, destination, content, req, now);
+    return this.prepareDirectMessage(tx, actor, ctx, destination.users, content, req, now);
   }
 
   private async parseRecipients(tx: Tx, actor: Actor, req: SendRequest): Promise<Destination> {
@@ -122,34 +149,40 @@ export class MessageSendService {
     return c;
   }
 
-  /** A channel message: facts for the sending rules, `Message.create`, store, events, topic visibility. */
-  private async sendToChannel(
+  /** A channel message: facts for the sending rules, then `Message.create` (which applies them). */
+  private async prepareChannelMessage(
     tx: Tx,
     actor: Actor,
     ctx: ActorContext,
     d: Extract<Destination, { kind: 'channel' }>,
     content: string,
     req: SendRequest,
-  ): Promise<SendResult> {
+    now: Date,
+  ): Promise<PreparedSend> {
     const channel = await this.findChannel(tx, actor, d);
     const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
     const facts = await this.channelFacts(tx, actor, ctx, sender, channel, d.topic);
     const syntax = extractMentions(content);
     const resolution = await this.mentions.resolve(tx, actor.realmId, syntax);
     facts.activeSubscribers = syntax.streamWildcard ? await tx.conversations.activeSubscriberCount(channel.id) : 0;
-    const now = this.clock.now();
     const rendered = this.renderer.render(content, resolution.targets);
     facts.recipientId = await tx.conversations.channelRecipient(actor.realmId, channel.id);
     const attachments = await claimableAttachments(tx, actor, content);
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
+    return { kind: 'channel', message, ctx, channel, sender, topic: d.topic, facts, resolution, attachments };
+  }
+
+  /** Stores a channel message, queues its event, then the topic visibility it changes. */
+  private async storeChannelMessage(tx: Tx, actor: Actor, p: Extract<PreparedSend, { kind: 'channel' }>, req: SendRequest, now: Date): Promise<SendResult> {
+    const { message, channel, sender } = p;
     const rows = await tx.messages.add(message);
     await tx.messages.markChannelFirstMessage(channel.id, message.id);
-    await tx.attachments.link(message.id, attachments);
+    await tx.attachments.link(message.id, p.attachments);
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
         ...storedMessageFields(message),
-        realmStringId: ctx.realm.stringId,
+        realmStringId: p.ctx.realm.stringId,
         localEcho: localEchoOf(req),
         sender,
         channel: { id: channel.id, name: channel.name, public: !channel.inviteOnly },
@@ -159,10 +192,10 @@ export class MessageSendService {
     ]);
     const result: SendResult = { id: message.id };
     if (!sender.isBot) {
-      const next = await this.followAfterSend(tx, actor, channel.id, d.topic, facts, now);
+      const next = await this.followAfterSend(tx, actor, channel.id, p.topic, p.facts, now);
       if (next !== null) result.automaticNewVisibilityPolicy = next;
     }
-    await this.followMentioned(tx, actor, channel.id, d.topic, resolution, now);
+    await this.followMentioned(tx, actor, channel.id, p.topic, p.resolution, now);
     return result;
   }
 
@@ -242,25 +275,37 @@ export class MessageSendService {
     return { userId: owner.id, role: owner.role, groupIds: await tx.groups.groupIdsOfUser(owner.id) };
   }
 
-  /** A direct message: the direct-message permission facts, `Message.create`, store, event. */
-  private async sendDirect(tx: Tx, actor: Actor, ctx: ActorContext, recipients: UserRecord[], content: string, req: SendRequest): Promise<SendResult> {
+  /** A direct message: the direct-message permission facts, then `Message.create`. */
+  private async prepareDirectMessage(
+    tx: Tx,
+    actor: Actor,
+    ctx: ActorContext,
+    recipients: UserRecord[],
+    content: string,
+    req: SendRequest,
+    now: Date,
+  ): Promise<PreparedSend> {
     const participants = [...new Set([actor.userId, ...recipients.map((u) => u.id)])];
     const conversation = await tx.conversations.directConversation(actor.realmId, participants);
     const facts = await this.directFacts(tx, actor, ctx, recipients, participants, conversation);
     const resolution = await this.mentions.resolve(tx, actor.realmId, extractMentions(content));
-    const now = this.clock.now();
     const attachments = await claimableAttachments(tx, actor, content);
     const rendered = this.renderer.render(content, resolution.targets);
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
+    return { kind: 'direct', message, ctx, recipients, participants, attachments };
+  }
+
+  private async storeDirectMessage(tx: Tx, actor: Actor, p: Extract<PreparedSend, { kind: 'direct' }>, req: SendRequest): Promise<SendResult> {
+    const { message } = p;
     const rows = await tx.messages.add(message);
-    await tx.attachments.link(message.id, attachments);
+    await tx.attachments.link(message.id, p.attachments);
     const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
-    const everyone = new Map([[sender.id, sender], ...recipients.map((u) => [u.id, u] as const)]);
+    const everyone = new Map([[sender.id, sender], ...p.recipients.map((u) => [u.id, u] as const)]);
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
         ...storedMessageFields(message),
-        realmStringId: ctx.realm.stringId,
+        realmStringId: p.ctx.realm.stringId,
         localEcho: localEchoOf(req),
         sender,
         channel: null,
@@ -300,5 +345,18 @@ export class MessageSendService {
   private async anyHolds(tx: Tx, users: readonly UserRecord[], value: GroupSettingValue): Promise<boolean> {
     const groups = await tx.groups.groupIdsOfUsers(users.map((u) => u.id));
     return users.some((u) => holds({ userId: u.id, role: u.role, groupIds: groups.get(u.id)! }, value));
+  }
+}
+
+/** POST /messages (spec 10 §2): the use case in one transaction of its own. */
+@Injectable()
+export class MessageSendService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly sender: MessageSender,
+  ) {}
+
+  sendMessage(actor: Actor, req: SendRequest): Promise<SendResult> {
+    return this.uow.run((tx) => this.sender.send(tx, actor, req));
   }
 }

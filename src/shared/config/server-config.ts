@@ -60,7 +60,7 @@ export class ServerConfig {
   readonly uploadsDir: string;
   readonly countStatements: boolean;
   readonly eventHeartbeatSeconds: number;
-  /** How often the reminder worker looks for due reminders; 0 turns it off. */
+  /** How often the delivery worker looks for due reminders and scheduled messages; 0 turns it off. */
   readonly reminderPollIntervalMs: number;
   /**
    * Also answer the `zulip_*` names Zulip's own clients read (`zulip_version`,
