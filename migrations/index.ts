@@ -8,6 +8,7 @@ import { Events1764600000000 } from './1764600000000-Events.js';
 import { Reminders1764500000000 } from './1764500000000-Reminders.js';
 import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
 import { Reactions1764700000000 } from './1764700000000-Reactions.js';
+import { ReadReceipts1765000000000 } from './1765000000000-ReadReceipts.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Reminders1764500000000,
   Events1764600000000,
   Reactions1764700000000,
+  ReadReceipts1765000000000,
 ];

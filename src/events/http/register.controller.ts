@@ -48,7 +48,7 @@ export class RegisterController {
     const state = await this.register.initialState(actor, want, p.client_gravatar, {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
     });
-    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
+    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state, caps.empty_topic_name === true);
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
   }
 

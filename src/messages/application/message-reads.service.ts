@@ -52,6 +52,11 @@ export class MessageReadsService {
     };
   }
 
+  /** A narrow compiled for the actor (unknown channels, users and operators are Zulip's BAD_NARROW errors). */
+  async compile(actor: Actor, narrow: NarrowTerm[]): Promise<CompiledNarrow> {
+    return this.uow.run((tx) => this.compileNarrow(tx, actor, narrow));
+  }
+
   async message(actor: Actor, messageId: number): Promise<FetchedMessage> {
     return this.uow.run(async (tx) => {
       const m = await tx.messages.find(actor.realmId, messageId);

@@ -90,9 +90,10 @@ export class MessagesController {
   @Get('messages/:message_id')
   async getMessage(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: GetMessageDto) {
     const fetched = await this.reads.message(actor, id);
+    // Zulip's json_fetch_raw_message always presents with client_gravatar.
     const [message] = await this.views.present(actor.realmId, [fetched], {
       applyMarkdown: p.apply_markdown,
-      clientGravatar: false,
+      clientGravatar: true,
       allowEmptyTopicName: p.allow_empty_topic_name,
     });
     return { raw_content: fetched.message.content, message };
