@@ -240,6 +240,10 @@ describe('GET /messages/matches_narrow', () => {
         match_subject: '<span class="highlight">Pizza</span> night',
       },
     });
+    // GET /messages gives the same search fields on a search narrow (and none without one).
+    const fetched = await t.get('messages', { as: bob, query: { message_ids: [id], narrow: [['search', 'pizza']] } });
+    expect(fetched.body.messages[0]).toMatchObject(res.body.messages[String(id)]);
+    expect((await t.get('messages', { as: bob, query: { message_ids: [id] } })).body.messages[0]).not.toHaveProperty('match_content');
   });
 
   it('leaves out messages the user only reaches through public history, and others’ messages', async () => {
