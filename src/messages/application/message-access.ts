@@ -3,6 +3,7 @@ import { type EffectiveTopicsPolicy, invalidMessage, type Message, type RealmMes
 import { RealmTopicsPolicy } from '@app/domain/realm';
 import { type Actor, SystemGroup } from '@app/domain/users';
 import type { SubscriptionRecord } from '../../channels/index.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { ActorContext } from '../../users/index.js';
 import type { MessageRecord } from './message.ports.js';
@@ -75,7 +76,7 @@ export interface AccessedChannel {
  * answer for unknown channels, other organizations' channels and inaccessible ones.
  */
 export async function accessChannel(tx: Tx, actor: Actor, channelId: number, o: { allowArchived?: boolean } = {}): Promise<AccessedChannel> {
-  const channel = await tx.channels.findById(actor.realmId, channelId);
+  const channel = isStorableId(channelId) ? await tx.channels.findById(actor.realmId, channelId) : null;
   if (channel === null || (channel.isArchived && o.allowArchived !== true)) throw invalidChannelId();
   const subscription = (await tx.subscriptions.records([actor.userId], [channelId])).get(pairKey(actor.userId, channelId));
   const viewer: Viewer = { userId: actor.userId, role: actor.role, groupIds: await tx.groups.groupIdsOfUser(actor.userId) };

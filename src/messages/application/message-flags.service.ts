@@ -10,6 +10,7 @@ import {
 } from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
 import { accessChannel, canAccessMessage, viewerOf } from './message-access.js';
@@ -37,7 +38,9 @@ export class MessageFlagsService {
 
   private async apply(tx: Tx, actor: Actor, ids: number[], change: ReturnType<typeof parseFlagChange>): Promise<FlagResult> {
     const markUnread = change.flag === 'read' && !change.add;
-    const messages = await tx.messages.findMany(actor.realmId, ids);
+    // Ids beyond PostgreSQL integers name no message: they are never looked up.
+    const storable = ids.filter(isStorableId);
+    const messages = await tx.messages.findMany(actor.realmId, storable);
     let ignoredChannels: number[] | null = null;
     if (markUnread) {
       // A channel message can be unread only while its reader is subscribed.
@@ -50,7 +53,7 @@ export class MessageFlagsService {
         return !(m && m.channelId !== null && unsubscribed.has(m.channelId));
       });
     }
-    const existing = await tx.userMessages.existingFlags(actor.userId, ids);
+    const existing = await tx.userMessages.existingFlags(actor.userId, ids.filter(isStorableId));
     // Without a row a message counts as read + historical: only starring, collapsing and
     // marking unread need a (historical) row, and only for messages the user can read.
     const needsRow = ids.filter((id) => !existing.has(id) && (change.add ? change.flag !== 'read' : change.flag === 'read'));

@@ -12,6 +12,7 @@ import { EditHistoryVisibility } from '@app/domain/realm';
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { MentionResolver } from './mention-resolver.js';
 import { accessChannel } from './message-access.js';
@@ -72,7 +73,7 @@ export class MessageReadingService {
    */
   async matchesNarrow(actor: Actor, ids: readonly number[], narrow: NarrowTerm[]): Promise<Record<string, { match_content: string; match_subject: string }>> {
     const compiled = await this.reads.compile(actor, narrow);
-    const matches = await this.queries.matching(actor.realmId, actor.userId, compiled, ids);
+    const matches = await this.queries.matching(actor.realmId, actor.userId, compiled, ids.filter(isStorableId));
     const words = searchWords(compiled.conditions.filter((c): c is Extract<Condition, { kind: 'search' }> => c.kind === 'search'));
     return Object.fromEntries(matches.map((m) => [String(m.id), searchFields(m.renderedContent, m.topic, words)]));
   }

@@ -4,6 +4,7 @@ import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { userTopicChangeEvents } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { accessChannel } from './message-access.js';
 
@@ -23,7 +24,7 @@ export class UserTopicsService {
   async updateUserTopic(actor: Actor, channelId: number, topicName: string, policy: number): Promise<void> {
     await this.uow.run(async (tx) => {
       if (policy === VisibilityPolicy.INHERIT) {
-        if ((await tx.channels.findById(actor.realmId, channelId)) === null) throw invalidChannelId();
+        if (!isStorableId(channelId) || (await tx.channels.findById(actor.realmId, channelId)) === null) throw invalidChannelId();
       } else {
         await accessChannel(tx, actor, channelId);
       }

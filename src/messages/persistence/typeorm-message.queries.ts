@@ -10,6 +10,7 @@ import {
   type RangeResult,
   type SenderInfo,
 } from '../application/message-queries.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
 import { toMessageRecord } from './typeorm-message.repository.js';
 import { REACTION_COLUMNS } from './typeorm-reaction.repository.js';
@@ -57,7 +58,7 @@ function conditionSql(c: Condition, q: QueryBuilder): string {
       else sql = `(m.channel_id IS NOT NULL AND m.topic LIKE ${q.param(`${RESOLVED_TOPIC_PREFIX}%`)})`;
       break;
     case 'id':
-      sql = `m.id = ${q.param(c.id)}`;
+      sql = isStorableId(c.id) ? `m.id = ${q.param(c.id)}` : 'false';
       break;
     case 'search': {
       const pattern = q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`);

@@ -125,6 +125,7 @@ describe('POST /mark_stream_as_read', () => {
       [guest, ids.general],
       [alice, ids.secret],
       [bob, ids['archive me']],
+      [bob, 99_999_999_999], // beyond any stored id
     ] as [Account, number][]) {
       expectError(await t.post('mark_stream_as_read', { as, form: { stream_id: streamId } }), 400, 'Invalid channel ID');
       expectError(await t.post('mark_topic_as_read', { as, form: { stream_id: streamId, topic_name: 'old' } }), 400, 'Invalid channel ID');

@@ -250,6 +250,9 @@ describe('GET /messages/matches_narrow', () => {
     const id = await sendToChannel(t, alice, 'general', 'public', 'not received by carol');
     expectSuccess(await t.get('messages/matches_narrow', { as: carol, query: { msg_ids: [id], narrow: [] } }), { messages: {} });
     expectSuccess(await t.get('messages/matches_narrow', { as: other, query: { msg_ids: [id], narrow: [] } }), { messages: {} });
+    // Ids beyond any stored one match nothing, in msg_ids or in an id term.
+    expectSuccess(await t.get('messages/matches_narrow', { as: bob, query: { msg_ids: [99_999_999_999, id], narrow: [['id', 99_999_999_999]] } }), { messages: {} });
+    expectError(await t.get('messages/matches_narrow', { as: bob, query: { msg_ids: [id], narrow: [['channel', 99_999_999_999]] } }), 400, 'Invalid narrow operator: unknown channel 99999999999', 'BAD_NARROW', { desc: 'unknown channel 99999999999' });
   });
 
   it.each([

@@ -160,6 +160,8 @@ describe('POST /user_topics', () => {
     expectSuccess(await set({ stream_id: ids.vault, topic: 'x', visibility_policy: 0 }, guest));
     expectError(await set({ stream_id: otherChannel, topic: 'x', visibility_policy: 0 }), 400, 'Invalid channel ID');
     expectError(await set({ stream_id: 424242, topic: 'x', visibility_policy: 0 }), 400, 'Invalid channel ID');
+    expectError(await set({ stream_id: 99_999_999_999, topic: 'x', visibility_policy: 0 }), 400, 'Invalid channel ID');
+    expectError(await set({ stream_id: 99_999_999_999, topic: 'x', visibility_policy: 1 }), 400, 'Invalid channel ID');
   });
 
   it.each([
