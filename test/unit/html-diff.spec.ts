@@ -32,6 +32,12 @@ describe('the HTML tree', () => {
     const root = parseFragment('<p>a &amp; b<br>\nc &quot;d&quot;</p>\n<hr>');
     expect(serialize(root, false)).toBe('<div><p>a &amp; b<br>\nc "d"</p>\n<hr></div>');
   });
+
+  it('drops blank text where libxml2 does: leading, after elements that take no text, in tables', () => {
+    expect(serialize(parseFragment('  <hr>\n<p>x</p>'), false)).toBe('<div><hr><p>x</p></div>');
+    expect(serialize(parseFragment('<table>\n<tr><td>1</td></tr>\n</table>'), false)).toBe('<div><table><tr><td>1</td></tr></table></div>');
+    expect(serialize(parseFragment('<ul>\n<li>a</li>\n</ul>'), false)).toBe('<div><ul>\n<li>a</li>\n</ul></div>');
+  });
 });
 
 describe('SequenceMatcher (difflib)', () => {

@@ -77,6 +77,8 @@ export function parseFragment(html: string): HtmlElement {
       appendText(top, text);
     }
   }
+  // fragments_fromstring keeps the body's leading text only when it is not blank.
+  if (root.text !== null && root.text.trim() === '') root.text = null;
   return root;
 }
 
