@@ -10,6 +10,7 @@ import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
 import { Reactions1764700000000 } from './1764700000000-Reactions.js';
 import { Presence1764800000000 } from './1764800000000-Presence.js';
 import { UserSettings1764900000000 } from './1764900000000-UserSettings.js';
+import { ReadReceipts1765000000000 } from './1765000000000-ReadReceipts.js';
 import { ScheduledMessages1765100000000 } from './1765100000000-ScheduledMessages.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   Reactions1764700000000,
   Presence1764800000000,
   UserSettings1764900000000,
+  ReadReceipts1765000000000,
   ScheduledMessages1765100000000,
 ];

@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MessageQueries } from './application/message-queries.js';
 import { MessageReadsService } from './application/message-reads.service.js';
-import { MessageRenderer } from './application/message-renderer.js';
+import { HtmlDiffer, MessageRenderer } from './application/message-renderer.js';
+import { MessageReadingService } from './application/message-reading.service.js';
+import { TopicDeletionService } from './application/topic-deletion.service.js';
+import { UserTopicsService } from './application/user-topics.service.js';
+import { MessageReadingController } from './http/message-reading.controller.js';
+import { LxmlStyleHtmlDiffer } from './rendering/html-diff.js';
 import { MessageSender, MessageSendService } from './application/message-send.service.js';
 import { MessageViews } from './http/message-views.js';
 import { MessageActionsController } from './http/message-actions.controller.js';
@@ -20,7 +25,8 @@ import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js'
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 
 @Module({
-  controllers: [MessagesController, MessageActionsController, MessageReactionsController],
+  // MessageReadingController first: its fixed `messages/…` paths must be matched before `messages/:message_id`.
+  controllers: [MessageReadingController, MessagesController, MessageActionsController, MessageReactionsController],
   providers: [
     MessageSendService,
     MessageSender,
@@ -32,6 +38,10 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     UploadsService,
     { provide: FileStorage, inject: [ServerConfig], useFactory: (c: ServerConfig) => new LocalFileStorage(c.uploadsDir) },
     MessageReadsService,
+    MessageReadingService,
+    UserTopicsService,
+    TopicDeletionService,
+    { provide: HtmlDiffer, useValue: new LxmlStyleHtmlDiffer() },
     MessageViews,
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },

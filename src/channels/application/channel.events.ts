@@ -9,7 +9,7 @@ import {
 import type { Role } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import type { SubscriptionRecord } from './channel.ports.js';
+import type { MutedTopic, SubscriptionRecord } from './channel.ports.js';
 import { presentChannel, presentSubscription } from './channel.views.js';
 
 type Pair = SubscriptionPair;
@@ -171,6 +171,24 @@ export function userTopicEvent(realmId: number, userId: number, channelId: numbe
     event: { type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: Math.floor(now.getTime() / 1000), visibility_policy: policy },
     userIds: [userId],
   };
+}
+
+/**
+ * A visibility policy change as Zulip's bulk_do_set_user_topic_visibility_policy announces it to
+ * the user: the legacy `muted_topics` event with the user's whole muted list (queues that asked
+ * for `user_topic` never see it), then the `user_topic` event.
+ */
+export function userTopicChangeEvents(
+  realmId: number,
+  userId: number,
+  muted: readonly MutedTopic[],
+  change: { channelId: number; topic: string; policy: number; now: Date },
+): ClientEvent[] {
+  const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+  return [
+    { realmId, event: { type: 'muted_topics', muted_topics: muted.map(([name, topic, at]) => [name, topic, seconds(at)]) }, userIds: [userId] },
+    userTopicEvent(realmId, userId, change.channelId, change.topic, change.policy, change.now),
+  ];
 }
 
 /**

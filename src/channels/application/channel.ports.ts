@@ -37,6 +37,9 @@ export interface ChannelFolderRecord {
   isArchived: boolean;
 }
 
+/** A muted topic of the legacy `muted_topics` list: channel name, topic, when it was muted. */
+export type MutedTopic = [channelName: string, topic: string, lastUpdated: Date];
+
 /** The key of a (user, channel) pair in maps of subscriptions (defined by the domain). */
 
 export abstract class ChannelRepository {
@@ -57,6 +60,11 @@ export abstract class ChannelRepository {
     policy: number | null,
     now: Date,
   ): Promise<boolean>;
+  /**
+   * Each user's muted topics in channels that are not archived, as the legacy `muted_topics`
+   * list shows them: [channel name, topic, last updated] (one statement; users without any get []).
+   */
+  abstract mutedTopics(userIds: readonly number[]): Promise<Map<number, MutedTopic[]>>;
   abstract emailToken(
     realmId: number,
     channelId: number,

@@ -26,7 +26,7 @@ import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { type ActorFacts, loadActorFacts, resolvePrincipals } from './actor-facts.js';
-import { subscriptionChangeEvents, userTopicEvent } from './channel.events.js';
+import { subscriptionChangeEvents, userTopicChangeEvents } from './channel.events.js';
 import { assertCanChooseTopicsPolicy, type ChannelCreationOptions, createChannels, type SubscriptionRequestItem } from './channel-creation.js';
 
 export interface SubscribeRequest extends ChannelCreationOptions {
@@ -201,7 +201,8 @@ export class SubscriptionsService {
       if (op === 'remove') {
         if (found === null) throw badRequest('Topic is not muted');
         if (await tx.channels.setTopicVisibility(realmId, actor.userId, found.id, topic, null, now)) {
-          tx.afterCommit([userTopicEvent(realmId, actor.userId, found.id, topic, 0, now)]);
+          const muted = (await tx.channels.mutedTopics([actor.userId])).get(actor.userId)!;
+          tx.afterCommit(userTopicChangeEvents(realmId, actor.userId, muted, { channelId: found.id, topic, policy: 0, now }));
         }
         return;
       }
@@ -212,7 +213,8 @@ export class SubscriptionsService {
       }
       if (!subscribed) throw badRequest('Not subscribed to channel');
       if (await tx.channels.setTopicVisibility(realmId, actor.userId, found.id, topic, 1, now)) {
-        tx.afterCommit([userTopicEvent(realmId, actor.userId, found.id, topic, 1, now)]);
+        const muted = (await tx.channels.mutedTopics([actor.userId])).get(actor.userId)!;
+        tx.afterCommit(userTopicChangeEvents(realmId, actor.userId, muted, { channelId: found.id, topic, policy: 1, now }));
       }
     });
   }

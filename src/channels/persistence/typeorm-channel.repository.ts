@@ -14,6 +14,7 @@ import {
   ChannelQueries,
   type ChannelRecord,
   ChannelRepository,
+  type MutedTopic,
   type NewChannel,
   type SubscriptionRecord,
 } from '../application/channel.ports.js';
@@ -195,6 +196,18 @@ export class TypeOrmChannelRepository extends ChannelRepository {
       [realmId, userId, channelId, topic, policy, now],
     );
     return rows.length > 0;
+  }
+
+  async mutedTopics(userIds: readonly number[]): Promise<Map<number, MutedTopic[]>> {
+    const out = new Map<number, MutedTopic[]>(userIds.map((id) => [id, []]));
+    if (userIds.length === 0) return out;
+    const rows: { user_id: number; name: string; topic_name: string; last_updated: Date }[] = await this.em.query(
+      `SELECT t.user_id, c.name, t.topic_name, t.last_updated FROM user_topics t JOIN channels c ON c.id = t.channel_id
+       WHERE t.user_id = ANY($1::int[]) AND t.visibility_policy = 1 AND NOT c.is_archived ORDER BY t.id`,
+      [userIds],
+    );
+    for (const r of rows) out.get(r.user_id)?.push([r.name, r.topic_name, r.last_updated]);
+    return out;
   }
 
   async emailToken(

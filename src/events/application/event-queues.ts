@@ -241,6 +241,8 @@ export class EventQueues implements OnApplicationShutdown {
       type === 'message' && ce.publicChannel === true && q.o.readsPublicChannels && (q.o.allPublicStreams || q.o.narrow.length > 0);
     if (!recipient && !publicReader) return [];
     if (q.o.eventTypes !== null && !q.o.eventTypes.includes(type)) return [];
+    // The legacy muted_topics event duplicates user_topic: queues that asked for user_topic skip it.
+    if (type === 'muted_topics' && q.o.eventTypes !== null && q.o.eventTypes.includes('user_topic')) return [];
     if (ce.capability && (q.o.capabilities[CAPABILITY_FLAGS[ce.capability.name]] === true) !== ce.capability.has) return [];
     const own = ce.perUser?.[String(q.o.userId)] ?? {};
     if (type === 'message') return this.messageCopy(q, ce, own);

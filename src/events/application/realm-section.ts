@@ -44,7 +44,7 @@ function organizationSettings(realm: RealmRecord, config: ServerConfig) {
     realm_emails_restricted_to_domains: realm.emailsRestrictedToDomains,
     realm_enable_guest_user_dm_warning: true,
     realm_enable_guest_user_indicator: true,
-    realm_enable_read_receipts: false,
+    realm_enable_read_receipts: realm.enableReadReceipts,
     realm_enable_spectator_access: realm.enableSpectatorAccess,
     realm_giphy_rating: 2,
     realm_inline_image_preview: true,

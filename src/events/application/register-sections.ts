@@ -1,5 +1,5 @@
 import { hasMetadataAccess, type Viewer } from '@app/domain/channels';
-import { type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
+import { displayTopic, type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
 import { type Actor, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { ChannelQueries, type ChannelRecord, presentChannel, presentSubscription } from '../../channels/index.js';
@@ -43,7 +43,15 @@ export class RegisterSections {
     private readonly scheduled: ScheduledMessagesService,
   ) {}
 
-  async fill(actor: Actor, want: (s: string) => boolean, explicit: boolean, includeSubscribers: boolean, state: Record<string, unknown>): Promise<void> {
+  /** `emptyTopicName`: the client's empty_topic_name capability (else the empty topic shows as "general chat"). */
+  async fill(
+    actor: Actor,
+    want: (s: string) => boolean,
+    explicit: boolean,
+    includeSubscribers: boolean,
+    state: Record<string, unknown>,
+    emptyTopicName = true,
+  ): Promise<void> {
     if (want('subscription') || want('stream')) await this.channelSections(actor, want, includeSubscribers, state);
     if (want('message')) state.max_message_id = await this.users.maxMessageId(actor.userId);
     if (want('message') && want('update_message_flags')) state.unread_msgs = await this.unreads(actor);
@@ -51,7 +59,12 @@ export class RegisterSections {
     if (want('user_topic') || want('muted_topics')) {
       const topics = await this.queries.userTopics(actor.userId);
       if (want('user_topic')) {
-        state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: t.topic, last_updated: seconds(t.lastUpdated), visibility_policy: t.policy }));
+        state.user_topics = topics.map((t) => ({
+          stream_id: t.channelId,
+          topic_name: emptyTopicName ? t.topic : displayTopic(t.topic, false),
+          last_updated: seconds(t.lastUpdated),
+          visibility_policy: t.policy,
+        }));
       }
       if (want('muted_topics') && !(explicit && want('user_topic'))) {
         state.muted_topics = topics.filter((t) => t.policy === 1).map((t) => [t.channelName, t.topic, seconds(t.lastUpdated)]);

@@ -55,7 +55,7 @@ export class RegisterController {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
       userSettingsObject: caps.user_settings_object === true,
     });
-    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state);
+    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state, caps.empty_topic_name === true);
     await this.presence.fill(
       actor,
       want,

@@ -36,7 +36,8 @@ export class TypeOrmRegisterQueries extends RegisterQueries {
   async userTopics(userId: number): Promise<UserTopicRow[]> {
     const rows: { channel_id: number; name: string; topic_name: string; last_updated: Date; visibility_policy: number }[] = await this.ds.query(
       `SELECT t.channel_id, c.name, t.topic_name, t.last_updated, t.visibility_policy
-       FROM user_topics t JOIN channels c ON c.id = t.channel_id WHERE t.user_id = $1 ORDER BY t.channel_id, lower(t.topic_name)`,
+       FROM user_topics t JOIN channels c ON c.id = t.channel_id WHERE t.user_id = $1 AND NOT c.is_archived
+       ORDER BY t.channel_id, lower(t.topic_name)`,
       [userId],
     );
     return rows.map((r) => ({ channelId: r.channel_id, channelName: r.name, topic: r.topic_name, lastUpdated: r.last_updated, policy: r.visibility_policy }));

@@ -1,8 +1,9 @@
-import { type Channel, hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
+import { type Channel, hasContentAccess, invalidChannelId, pairKey, type Viewer } from '@app/domain/channels';
 import { type EffectiveTopicsPolicy, invalidMessage, type Message, type RealmMessageRules } from '@app/domain/messages';
 import { RealmTopicsPolicy } from '@app/domain/realm';
 import { type Actor, SystemGroup } from '@app/domain/users';
 import type { SubscriptionRecord } from '../../channels/index.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { ActorContext } from '../../users/index.js';
 import type { MessageRecord } from './message.ports.js';
@@ -60,6 +61,27 @@ export async function loadForModification(
   const subscription = (await tx.subscriptions.records([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId));
   if (!canAccessMessage(m, hasRow, channel, await viewer(), subscription?.active === true, true)) throw invalidMessage();
   return { message, channel, hasRow, subscription };
+}
+
+/** A channel the actor reached through Zulip's access_stream_by_id, with the actor's subscription. */
+export interface AccessedChannel {
+  channel: Channel;
+  subscription: SubscriptionRecord | undefined;
+  viewer: Viewer;
+}
+
+/**
+ * Zulip's access_stream_by_id: a channel of the actor's organization, not archived (unless
+ * `allowArchived`), whose content the actor may read; otherwise "Invalid channel ID", the same
+ * answer for unknown channels, other organizations' channels and inaccessible ones.
+ */
+export async function accessChannel(tx: Tx, actor: Actor, channelId: number, o: { allowArchived?: boolean } = {}): Promise<AccessedChannel> {
+  const channel = isStorableId(channelId) ? await tx.channels.findById(actor.realmId, channelId) : null;
+  if (channel === null || (channel.isArchived && o.allowArchived !== true)) throw invalidChannelId();
+  const subscription = (await tx.subscriptions.records([actor.userId], [channelId])).get(pairKey(actor.userId, channelId));
+  const viewer: Viewer = { userId: actor.userId, role: actor.role, groupIds: await tx.groups.groupIdsOfUser(actor.userId) };
+  if (!hasContentAccess(channel, viewer, subscription?.active === true)) throw invalidChannelId();
+  return { channel, subscription, viewer };
 }
 
 /** The Viewer of the domain's channel rules. */

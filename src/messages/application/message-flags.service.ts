@@ -1,14 +1,21 @@
-import { hasContentAccess, pairKey } from '@app/domain/channels';
-import { FLAG_BITS, invalidMessage, parseFlagChange } from '@app/domain/messages';
-import { badRequest } from '@app/domain/shared';
+import { pairKey } from '@app/domain/channels';
+import {
+  assertTopicReadable,
+  BATCHED_REQUEST_BUDGET_MS,
+  FLAG_BITS,
+  invalidMessage,
+  MARK_ALL_AS_READ_BATCH,
+  parseFlagChange,
+  topicNameForRead,
+} from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
-import { canAccessMessage } from './message-access.js';
+import { accessChannel, canAccessMessage, viewerOf } from './message-access.js';
 import type { NarrowTerm } from './message-queries.js';
 import { MessageReadsService } from './message-reads.service.js';
-import { viewerOf } from './message-access.js';
 import { flagsUpdatedEvent, unreadMessageDetails } from './message.events.js';
 
 export interface FlagResult {
@@ -31,7 +38,9 @@ export class MessageFlagsService {
 
   private async apply(tx: Tx, actor: Actor, ids: number[], change: ReturnType<typeof parseFlagChange>): Promise<FlagResult> {
     const markUnread = change.flag === 'read' && !change.add;
-    const messages = await tx.messages.findMany(actor.realmId, ids);
+    // Ids beyond PostgreSQL integers name no message: they are never looked up.
+    const storable = ids.filter(isStorableId);
+    const messages = await tx.messages.findMany(actor.realmId, storable);
     let ignoredChannels: number[] | null = null;
     if (markUnread) {
       // A channel message can be unread only while its reader is subscribed.
@@ -44,7 +53,7 @@ export class MessageFlagsService {
         return !(m && m.channelId !== null && unsubscribed.has(m.channelId));
       });
     }
-    const existing = await tx.userMessages.existingFlags(actor.userId, ids);
+    const existing = await tx.userMessages.existingFlags(actor.userId, ids.filter(isStorableId));
     // Without a row a message counts as read + historical: only starring, collapsing and
     // marking unread need a (historical) row, and only for messages the user can read.
     const needsRow = ids.filter((id) => !existing.has(id) && (change.add ? change.flag !== 'read' : change.flag === 'read'));
@@ -85,44 +94,51 @@ export class MessageFlagsService {
     return unreadMessageDetails(actor.userId, ids, messages, flags, participants);
   }
 
-  /** POST /mark_all_as_read. */
-  async markAllAsRead(actor: Actor): Promise<number> {
-    return this.uow.run(async (tx) => {
-      const changed = await tx.userMessages.markAllRead(actor.userId, null, null);
-      tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, messages: [], all: true })]);
-      return changed.length;
-    });
+  /**
+   * POST /mark_all_as_read (Zulip's do_mark_all_as_read): unread rows are marked read in
+   * batches, newest first, each batch its own transaction, so a very long run still makes
+   * progress; after the last batch one `update_message_flags` event with `all: true`. Past the
+   * time budget it stops without the event and says it did not finish.
+   */
+  async markAllAsRead(actor: Actor): Promise<{ complete: boolean }> {
+    const started = performance.now();
+    for (;;) {
+      if (performance.now() - started >= BATCHED_REQUEST_BUDGET_MS) return { complete: false };
+      const done = await this.uow.run(async (tx) => {
+        const changed = await tx.userMessages.markReadBatch(actor.userId, MARK_ALL_AS_READ_BATCH);
+        if (changed.length >= MARK_ALL_AS_READ_BATCH) return false;
+        tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, messages: [], all: true })]);
+        return true;
+      });
+      if (done) return { complete: true };
+    }
   }
 
-  /** POST /mark_stream_as_read. */
+  /** POST /mark_stream_as_read (Zulip's do_mark_stream_messages_as_read): no event when nothing was unread. */
   async markChannelAsRead(actor: Actor, channelId: number): Promise<void> {
     await this.uow.run(async (tx) => {
-      await this.accessibleChannel(tx, actor, channelId);
+      await accessChannel(tx, actor, channelId);
       this.readEvent(tx, actor, await tx.userMessages.markAllRead(actor.userId, channelId, null));
     });
   }
 
-  /** POST /mark_topic_as_read. */
-  async markTopicAsRead(actor: Actor, channelId: number, topic: string): Promise<void> {
+  /**
+   * POST /mark_topic_as_read: "general chat" names the empty topic; a named topic must hold a
+   * message the user received.
+   */
+  async markTopicAsRead(actor: Actor, channelId: number, topicName: string): Promise<void> {
     await this.uow.run(async (tx) => {
-      await this.accessibleChannel(tx, actor, channelId);
-      const changed = await tx.userMessages.markAllRead(actor.userId, channelId, topic);
-      if (changed.length === 0 && !(await tx.userMessages.userHasTopic(actor.userId, channelId, topic))) {
-        throw badRequest(`No such topic '${topic}'`);
-      }
-      this.readEvent(tx, actor, changed);
+      await accessChannel(tx, actor, channelId);
+      const topic = topicNameForRead(topicName);
+      // As Zulip, only a non-empty name is checked (after "general chat" became the empty topic).
+      if (topicName !== '') assertTopicReadable(topic, await tx.userMessages.userHasTopic(actor.userId, channelId, topic));
+      this.readEvent(tx, actor, await tx.userMessages.markAllRead(actor.userId, channelId, topic));
     });
   }
 
   private readEvent(tx: Tx, actor: Actor, ids: number[]): void {
+    if (ids.length === 0) return;
     tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, messages: [...ids].sort((a, b) => a - b) })]);
-  }
-
-  private async accessibleChannel(tx: Tx, actor: Actor, channelId: number): Promise<void> {
-    const channel = await tx.channels.findById(actor.realmId, channelId);
-    const ctx = await loadActorContext(tx, actor);
-    const sub = channel ? (await tx.subscriptions.records([actor.userId], [channelId])).get(pairKey(actor.userId, channelId)) : undefined;
-    if (!channel || !hasContentAccess(channel, viewerOf(actor, ctx), sub?.active === true)) throw badRequest('Invalid channel ID');
   }
 
   /** POST /messages/flags/narrow: the flag change over a range of a narrow (at most 5000 messages). */

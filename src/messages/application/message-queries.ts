@@ -1,4 +1,4 @@
-import type { Reaction } from '@app/domain/messages';
+import type { Reaction, TopicVariantRow } from '@app/domain/messages';
 import type { MessageRecord } from './message.ports.js';
 
 /** A narrow term as the API sends it. */
@@ -46,6 +46,13 @@ export interface SenderInfo {
   avatarVersion: number;
 }
 
+/** A message that matched a narrow, with what its search fields are made of. */
+export interface NarrowMatch {
+  id: number;
+  topic: string;
+  renderedContent: string;
+}
+
 export abstract class MessageQueries {
   abstract range(
     realmId: number,
@@ -57,6 +64,16 @@ export abstract class MessageQueries {
     includeAnchor: boolean,
   ): Promise<RangeResult>;
   abstract byIds(realmId: number, userId: number, narrow: CompiledNarrow, ids: readonly number[]): Promise<FetchedMessage[]>;
+  /**
+   * Which of these messages match the narrow among those the user received (holds a row for,
+   * as Zulip's messages_in_narrow_backend), ascending ids.
+   */
+  abstract matching(realmId: number, userId: number, narrow: CompiledNarrow, ids: readonly number[]): Promise<NarrowMatch[]>;
+  /**
+   * Each stored spelling of the channel's topics with its newest message id, over every message
+   * of the channel, or (`rowsOf`) only those that user holds a row for.
+   */
+  abstract topicVariants(realmId: number, channelId: number, rowsOf: number | null): Promise<TopicVariantRow[]>;
   abstract senders(ids: readonly number[]): Promise<Map<number, SenderInfo>>;
   /** The reactions of these messages, oldest first, by message id (one statement). */
   abstract reactions(realmId: number, messageIds: readonly number[]): Promise<Map<number, Reaction[]>>;

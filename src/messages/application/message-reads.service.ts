@@ -4,6 +4,7 @@ import { invalidMessage } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage, viewerOf } from './message-access.js';
@@ -44,12 +45,17 @@ export class MessageReadsService {
   async fetch(actor: Actor, req: FetchRequest): Promise<(RangeResult & { byIds: false }) | { byIds: true; messages: FetchedMessage[] }> {
     const narrow = await this.uow.run((tx) => this.compileNarrow(tx, actor, req.narrow));
     if (req.messageIds !== null) {
-      return { byIds: true, messages: await this.queries.byIds(actor.realmId, actor.userId, narrow, req.messageIds) };
+      return { byIds: true, messages: await this.queries.byIds(actor.realmId, actor.userId, narrow, req.messageIds.filter(isStorableId)) };
     }
     return {
       byIds: false,
       ...(await this.queries.range(actor.realmId, actor.userId, narrow, req.anchor!, req.numBefore, req.numAfter, req.includeAnchor)),
     };
+  }
+
+  /** A narrow compiled for the actor (unknown channels, users and operators are Zulip's BAD_NARROW errors). */
+  async compile(actor: Actor, narrow: NarrowTerm[]): Promise<CompiledNarrow> {
+    return this.uow.run((tx) => this.compileNarrow(tx, actor, narrow));
   }
 
   async message(actor: Actor, messageId: number): Promise<FetchedMessage> {
@@ -86,10 +92,14 @@ export class MessageReadsService {
   private async channelTerm(tx: Tx, actor: Actor, t: NarrowTerm, narrow: CompiledNarrow): Promise<void> {
     const found =
       typeof t.operand === 'number'
-        ? await tx.channels.findById(actor.realmId, t.operand)
+        ? isStorableId(t.operand)
+          ? await tx.channels.findById(actor.realmId, t.operand)
+          : null
         : typeof t.operand === 'string'
           ? /^\d+$/.test(t.operand)
-            ? await tx.channels.findById(actor.realmId, Number(t.operand))
+            ? isStorableId(Number(t.operand))
+              ? await tx.channels.findById(actor.realmId, Number(t.operand))
+              : null
             : ((await tx.channels.findByNames(actor.realmId, [t.operand.trim()]))[0] ?? null)
           : null;
     if (found === null) throw badNarrow(`unknown channel ${String(t.operand)}`);
@@ -151,7 +161,7 @@ export class MessageReadsService {
 
   private async userOf(tx: Tx, actor: Actor, operand: unknown): Promise<number> {
     if (typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))) {
-      const u = await tx.users.findById(actor.realmId, Number(operand));
+      const u = isStorableId(Number(operand)) ? await tx.users.findById(actor.realmId, Number(operand)) : null;
       if (u) return u.id;
     } else if (typeof operand === 'string') {
       const u = (await tx.users.findManyByEmails(actor.realmId, [operand])).get(operand.trim().toLowerCase());

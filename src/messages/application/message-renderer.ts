@@ -10,3 +10,8 @@ export interface MentionTargets {
 export abstract class MessageRenderer {
   abstract render(markdown: string, targets: MentionTargets): string;
 }
+
+/** An HTML diff of two renderings of a message, for its edit history (Zulip's highlight_html_differences). */
+export abstract class HtmlDiffer {
+  abstract diff(before: string, after: string): string;
+}

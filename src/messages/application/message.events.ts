@@ -223,3 +223,33 @@ export function reactionEvent(
     userIds: [...audience],
   };
 }
+
+/**
+ * The `delete_message` event of messages deleted together from one channel topic (Zulip's
+ * do_delete_messages: the topic as the first of them stores it), to the action's audience.
+ */
+export function topicMessagesDeletedEvent(
+  realmId: number,
+  deleted: { channelId: number; topic: string; messageIds: readonly number[] },
+  userIds: readonly number[],
+): ClientEvent {
+  return {
+    realmId,
+    event: { type: 'delete_message', message_ids: [...deleted.messageIds], message_type: 'stream', stream_id: deleted.channelId, topic: deleted.topic },
+    userIds: [...userIds],
+  };
+}
+
+/** Zulip's check_update_first_message_id: the channel's oldest message changed, told to the deletion's audience. */
+export function firstMessageIdEvent(
+  realmId: number,
+  channel: { id: number; name: string },
+  firstMessageId: number | null,
+  userIds: readonly number[],
+): ClientEvent {
+  return {
+    realmId,
+    event: { type: 'stream', op: 'update', property: 'first_message_id', value: firstMessageId, stream_id: channel.id, name: channel.name },
+    userIds: [...userIds],
+  };
+}

@@ -50,6 +50,15 @@ export abstract class MessageRepository {
    */
   abstract move(move: TopicMove): Promise<{ dropped: number[] }>;
   abstract delete(messageId: number): Promise<boolean>;
+  /**
+   * The newest `limit` messages of a channel topic (case-insensitive), row-locked; with
+   * `visibleTo`, only those that user holds a row for (protected history). Descending ids.
+   */
+  abstract lockTopicBatch(channelId: number, topic: string, visibleTo: number | null, limit: number): Promise<{ id: number; topic: string }[]>;
+  /** Deletes these messages (their rows, reactions and upload links go with them) in one statement; returns the deleted ids. */
+  abstract deleteMany(messageIds: readonly number[]): Promise<number[]>;
+  /** Of these users, those who still hold a row for some message of the channel topic. */
+  abstract usersWithRowsInTopic(userIds: readonly number[], channelId: number, topic: string): Promise<number[]>;
   abstract topicFacts(channelId: number, topic: string): Promise<TopicFacts>;
   /** Ids (and send dates) of a channel topic's messages, oldest first; `visibleTo` limits to the user's rows. */
   abstract topicMessages(channelId: number, topic: string, visibleTo: number | null): Promise<TopicMessage[]>;
@@ -70,6 +79,13 @@ export abstract class UserMessageRepository {
   abstract insertHistoricalRows(userId: number, messageIds: readonly number[], flags: number): Promise<void>;
   /** Marks the user's unread rows read (all, one channel, or one topic); returns the changed ids. */
   abstract markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]>;
+  /** Marks at most `limit` of the user's unread rows read, newest first, locking them; returns the changed ids. */
+  abstract markReadBatch(userId: number, limit: number): Promise<number[]>;
+  /**
+   * Who read the message and lets others know (Zulip's read_receipts query): active users with
+   * `send_read_receipts` whose row is read, the sender excepted; ascending ids.
+   */
+  abstract readReceipts(messageId: number, senderId: number): Promise<number[]>;
   abstract userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean>;
   /** The mention bits of every row of the message, re-evaluated after an edit. */
   abstract updateMentionFlags(messageId: number, f: MentionFlags): Promise<void>;
@@ -80,6 +96,8 @@ export abstract class UserMessageRepository {
    * and, for a channel message, the channel's active subscribers who are active users.
    */
   abstract audienceCandidates(messageId: number, channelId: number | null): Promise<AudienceCandidate[]>;
+  /** The same for an action on several messages of one channel at once (a row for any of them counts). */
+  abstract audienceCandidatesOfMany(messageIds: readonly number[], channelId: number): Promise<AudienceCandidate[]>;
 }
 
 /** A message's reactions (Zulip's Reaction rows), changed only while the message row is locked. */
@@ -119,6 +137,13 @@ export abstract class ConversationRepository {
 export abstract class TopicVisibilityRepository {
   abstract policy(userId: number, channelId: number, topic: string): Promise<number>;
   abstract set(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date, onlyWhereInherit: boolean): Promise<number[]>;
+  /**
+   * Sets the users' policy for the topic (0, inherit, removes their rows) where it differs;
+   * returns the users whose stored policy changed.
+   */
+  abstract change(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date): Promise<number[]>;
+  /** Users with a (non-inherit) policy for the channel topic. */
+  abstract usersWithPolicy(channelId: number, topic: string): Promise<number[]>;
   /** Moves the users' preferences with a whole topic (the more visible policy wins). */
   abstract moveWithTopic(
     from: { channelId: number; topic: string },

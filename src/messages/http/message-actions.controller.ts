@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { invalidMessage } from '@app/domain/messages';
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Controller, Delete, Get, Param, Patch, Req, Res, UseInterceptors } from '@nestjs/common';
@@ -11,11 +10,9 @@ import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { MessageEditService } from '../application/message-edit.service.js';
 import { MessageFlagsService } from '../application/message-flags.service.js';
-import { MessageReadsService } from '../application/message-reads.service.js';
+import { MessageReadingService } from '../application/message-reading.service.js';
 import { UploadsService } from '../application/uploads.service.js';
-import { RealmQueries } from '../../realm/index.js';
-import { EditHistoryVisibility } from '@app/domain/realm';
-import type { AttachmentRecord, MessageRecord } from '../application/message.ports.js';
+import type { AttachmentRecord } from '../application/message.ports.js';
 import { EditMessageDto, narrowDecoder, UpdateFlagsDto } from './messages.dto.js';
 import type { NarrowTerm } from '../application/message-queries.js';
 import { UploadInterceptor } from './upload.interceptor.js';
@@ -26,6 +23,9 @@ class ChannelReadDto {
 class TopicReadDto {
   @JsonParam(int()) stream_id: number;
   @PlainParam(str()) topic_name: string;
+}
+class HistoryDto {
+  @JsonParam(bool(), { default: false }) allow_empty_topic_name: boolean;
 }
 class FlagsNarrowDto {
   @PlainParam(str()) anchor: string;
@@ -46,37 +46,6 @@ const presentAttachment = (a: AttachmentRecord) => ({
   message_ids: a.messageIds,
 });
 
-/** The state after each edit, oldest first (Zulip's message_history). */
-export function messageHistory(m: MessageRecord, policy: number): Record<string, unknown>[] {
-  const entries = m.editHistory;
-  let content = m.content;
-  let rendered = m.renderedContent;
-  let topic = m.topic;
-  const after: Record<string, unknown>[] = [];
-  for (const e of entries) {
-    const item: Record<string, unknown> = { user_id: e.user_id, timestamp: e.timestamp, topic, content, rendered_content: rendered };
-    if (e.prev_content !== undefined) {
-      item.prev_content = e.prev_content;
-      item.prev_rendered_content = e.prev_rendered_content;
-      content = e.prev_content;
-      rendered = e.prev_rendered_content ?? rendered;
-    }
-    if (e.prev_topic !== undefined) {
-      item.prev_topic = e.prev_topic;
-      topic = e.prev_topic;
-    }
-    if (e.prev_stream !== undefined) Object.assign(item, { prev_stream: e.prev_stream, stream: e.stream });
-    if (policy === EditHistoryVisibility.moves && e.prev_topic === undefined && e.prev_stream === undefined) continue;
-    if (policy === EditHistoryVisibility.moves) {
-      delete item.prev_content;
-      delete item.prev_rendered_content;
-    }
-    after.push(item);
-  }
-  const original = { user_id: m.senderId, timestamp: Math.floor(m.dateSent.getTime() / 1000), topic, content, rendered_content: rendered };
-  return [original, ...after.reverse()];
-}
-
 function parseAnchor(raw: string): number | 'newest' | 'oldest' | 'first_unread' {
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
   if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
@@ -88,9 +57,8 @@ export class MessageActionsController {
   constructor(
     private readonly edits: MessageEditService,
     private readonly flags: MessageFlagsService,
-    private readonly reads: MessageReadsService,
+    private readonly reading: MessageReadingService,
     private readonly uploads: UploadsService,
-    private readonly realms: RealmQueries,
   ) {}
 
   @Patch('api/v1/messages/:message_id')
@@ -114,15 +82,8 @@ export class MessageActionsController {
   }
 
   @Get('api/v1/messages/:message_id/history')
-  async history(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number) {
-    const realm = await this.realms.get(actor.realmId);
-    if (realm.messageEditHistoryVisibilityPolicy === EditHistoryVisibility.none) {
-      throw badRequest('Message edit history is disabled in this organization');
-    }
-    const { message } = await this.reads.message(actor, id).catch(() => {
-      throw invalidMessage();
-    });
-    return { message_history: messageHistory(message, realm.messageEditHistoryVisibilityPolicy) };
+  async history(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: HistoryDto) {
+    return { message_history: await this.reading.editHistory(actor, id, p.allow_empty_topic_name) };
   }
 
   @ApiPost('api/v1/messages/flags')
@@ -161,8 +122,7 @@ export class MessageActionsController {
 
   @ApiPost('api/v1/mark_all_as_read')
   async markAllAsRead(@CurrentActor() actor: Actor) {
-    await this.flags.markAllAsRead(actor);
-    return { complete: true };
+    return this.flags.markAllAsRead(actor);
   }
 
   @ApiPost('api/v1/mark_stream_as_read')
@@ -173,7 +133,7 @@ export class MessageActionsController {
 
   @ApiPost('api/v1/mark_topic_as_read')
   async markTopicAsRead(@CurrentActor() actor: Actor, @ZulipParams() p: TopicReadDto) {
-    await this.flags.markTopicAsRead(actor, p.stream_id, p.topic_name === 'general chat' ? '' : p.topic_name);
+    await this.flags.markTopicAsRead(actor, p.stream_id, p.topic_name);
     return {};
   }
 

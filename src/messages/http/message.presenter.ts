@@ -61,7 +61,15 @@ export function presentMessage({ message: m, flags }: FetchedMessage, c: Present
   if (m.lastEditTime) out.last_edit_timestamp = seconds(m.lastEditTime);
   if (m.lastMovedTime) out.last_moved_timestamp = seconds(m.lastMovedTime);
   const history = visibleHistory(m.editHistory, c.historyPolicy);
-  if (history) out.edit_history = history;
+  if (history) out.edit_history = m.channelId === null ? history : history.map((e) => withDisplayTopics(e, c.allowEmptyTopicName));
+  return out;
+}
+
+/** Zulip's finalize_payload: an edit's empty topics are "general chat" for clients that do not know the empty topic. */
+function withDisplayTopics(e: EditHistoryEntry, allowEmptyTopicName: boolean): EditHistoryEntry {
+  const out = { ...e };
+  if (out.topic !== undefined) out.topic = displayTopic(out.topic, allowEmptyTopicName);
+  if (out.prev_topic !== undefined) out.prev_topic = displayTopic(out.prev_topic, allowEmptyTopicName);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { clientName } from '@app/domain/messages';
+import { clientName, searchFields, searchWords } from '@app/domain/messages';
 import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Controller, Get, Headers, Param } from '@nestjs/common';
@@ -8,10 +8,22 @@ import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { MessageReadsService } from '../application/message-reads.service.js';
 import { MessageSendService } from '../application/message-send.service.js';
+import type { FetchedMessage, NarrowTerm } from '../application/message-queries.js';
 import { MessageViews } from './message-views.js';
 import { GetMessageDto, GetMessagesDto, SendMessageDto } from './messages.dto.js';
 
 const MAX_MESSAGES_PER_FETCH = 5000;
+
+/**
+ * With a search term in the narrow, Zulip's messages carry their search fields: the rendering
+ * and the HTML-escaped topic with the searched words highlighted.
+ */
+function withSearchFields(presented: Record<string, unknown>[], fetched: FetchedMessage[], narrow: NarrowTerm[]): Record<string, unknown>[] {
+  const search = narrow.filter((t) => t.operator === 'search' && typeof t.operand === 'string');
+  if (search.length === 0) return presented;
+  const words = searchWords(search.map((t) => ({ text: t.operand as string, negated: t.negated })));
+  return presented.map((m, i) => ({ ...m, ...searchFields(fetched[i].message.renderedContent, fetched[i].message.topic, words) }));
+}
 
 function parseAnchor(raw: string | undefined, useFirstUnread: boolean | undefined): number | 'newest' | 'oldest' | 'first_unread' {
   if (raw === undefined) {
@@ -62,7 +74,7 @@ export class MessagesController {
       }
       const r = await this.reads.fetch(actor, { anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow: p.narrow, messageIds: p.message_ids });
       return {
-        messages: await this.views.present(actor.realmId, r.messages, view),
+        messages: withSearchFields(await this.views.present(actor.realmId, r.messages, view), r.messages, p.narrow),
         found_anchor: false,
         found_oldest: false,
         found_newest: false,
@@ -78,7 +90,7 @@ export class MessagesController {
     const r = await this.reads.fetch(actor, { anchor, numBefore, numAfter, includeAnchor, narrow: p.narrow, messageIds: null });
     if (r.byIds) throw new Error('unreachable');
     return {
-      messages: await this.views.present(actor.realmId, r.messages, view),
+      messages: withSearchFields(await this.views.present(actor.realmId, r.messages, view), r.messages, p.narrow),
       anchor: r.anchor,
       found_anchor: r.foundAnchor,
       found_oldest: r.foundOldest,
@@ -90,9 +102,10 @@ export class MessagesController {
   @Get('messages/:message_id')
   async getMessage(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: GetMessageDto) {
     const fetched = await this.reads.message(actor, id);
+    // Zulip's json_fetch_raw_message always presents with client_gravatar.
     const [message] = await this.views.present(actor.realmId, [fetched], {
       applyMarkdown: p.apply_markdown,
-      clientGravatar: false,
+      clientGravatar: true,
       allowEmptyTopicName: p.allow_empty_topic_name,
     });
     return { raw_content: fetched.message.content, message };

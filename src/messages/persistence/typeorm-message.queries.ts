@@ -1,4 +1,4 @@
-import { FLAG_BITS, HISTORICAL_FLAGS, type Reaction, RESOLVED_TOPIC_PREFIX } from '@app/domain/messages';
+import { FLAG_BITS, HISTORICAL_FLAGS, type Reaction, RESOLVED_TOPIC_PREFIX, type TopicVariantRow } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
@@ -6,9 +6,11 @@ import {
   type Condition,
   type FetchedMessage,
   MessageQueries,
+  type NarrowMatch,
   type RangeResult,
   type SenderInfo,
 } from '../application/message-queries.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
 import { toMessageRecord } from './typeorm-message.repository.js';
 import { REACTION_COLUMNS } from './typeorm-reaction.repository.js';
@@ -56,7 +58,7 @@ function conditionSql(c: Condition, q: QueryBuilder): string {
       else sql = `(m.channel_id IS NOT NULL AND m.topic LIKE ${q.param(`${RESOLVED_TOPIC_PREFIX}%`)})`;
       break;
     case 'id':
-      sql = `m.id = ${q.param(c.id)}`;
+      sql = isStorableId(c.id) ? `m.id = ${q.param(c.id)}` : 'false';
       break;
     case 'search': {
       const pattern = q.param(`%${c.text.replace(/[\\%_]/g, (x) => `\\${x}`)}%`);
@@ -142,6 +144,32 @@ export class TypeOrmMessageQueries extends MessageQueries {
     const q = new QueryBuilder();
     const where = fromWhere(realmId, userId, n, q);
     return this.select(`${where} AND m.id = ANY(${q.param(ids)}::int[])`, q, 'ORDER BY m.id');
+  }
+
+  async matching(realmId: number, userId: number, n: CompiledNarrow, ids: readonly number[]): Promise<NarrowMatch[]> {
+    if (ids.length === 0) return [];
+    // Only received messages count: a channel term filters instead of opening the channel's history.
+    const conditions: Condition[] = n.channelHistory
+      ? [{ kind: 'channel', channelId: n.channelHistory.channelId, negated: false }, ...n.conditions]
+      : n.conditions;
+    const q = new QueryBuilder();
+    const where = fromWhere(realmId, userId, { channelHistory: null, conditions }, q);
+    const rows: { id: number; topic: string; rendered_content: string }[] = await this.ds.query(
+      `SELECT m.id, m.topic, m.rendered_content ${where} AND m.id = ANY(${q.param(ids)}::int[]) ORDER BY m.id`,
+      q.params,
+    );
+    return rows.map((r) => ({ id: r.id, topic: r.topic, renderedContent: r.rendered_content }));
+  }
+
+  async topicVariants(realmId: number, channelId: number, rowsOf: number | null): Promise<TopicVariantRow[]> {
+    const rows: { topic: string; max_id: number }[] = await this.ds.query(
+      rowsOf === null
+        ? `SELECT m.topic, max(m.id) AS max_id FROM messages m WHERE m.realm_id = $1 AND m.channel_id = $2 GROUP BY m.topic`
+        : `SELECT m.topic, max(m.id) AS max_id FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = $3
+           WHERE m.realm_id = $1 AND m.channel_id = $2 GROUP BY m.topic`,
+      rowsOf === null ? [realmId, channelId] : [realmId, channelId, rowsOf],
+    );
+    return rows.map((r) => ({ topic: r.topic, maxId: r.max_id }));
   }
 
   async senders(ids: readonly number[]): Promise<Map<number, SenderInfo>> {

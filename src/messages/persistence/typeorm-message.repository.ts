@@ -139,6 +139,34 @@ export class TypeOrmMessageRepository extends MessageRepository {
     return rows.length > 0;
   }
 
+  async lockTopicBatch(channelId: number, topic: string, visibleTo: number | null, limit: number): Promise<{ id: number; topic: string }[]> {
+    return this.em.query(
+      `SELECT m.id, m.topic FROM messages m
+       WHERE m.channel_id = $1 AND lower(m.topic) = lower($2)
+         AND ($3::int IS NULL OR EXISTS (SELECT 1 FROM user_messages um WHERE um.message_id = m.id AND um.user_id = $3))
+       ORDER BY m.id DESC LIMIT $4 FOR UPDATE OF m`,
+      [channelId, topic, visibleTo, limit],
+    );
+  }
+
+  async deleteMany(messageIds: readonly number[]): Promise<number[]> {
+    if (messageIds.length === 0) return [];
+    const rows = returnedRows<{ id: number }>(
+      await this.em.query(`DELETE FROM messages WHERE id = ANY($1::int[]) RETURNING id`, [messageIds]),
+    );
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  async usersWithRowsInTopic(userIds: readonly number[], channelId: number, topic: string): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows: { user_id: number }[] = await this.em.query(
+      `SELECT DISTINCT um.user_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = ANY($1::int[]) AND m.channel_id = $2 AND lower(m.topic) = lower($3)`,
+      [userIds, channelId, topic],
+    );
+    return rows.map((r) => r.user_id);
+  }
+
   async topicFacts(channelId: number, topic: string): Promise<TopicFacts> {
     const rows = await this.em.query(
       `SELECT DISTINCT sender_id FROM messages WHERE channel_id = $1 AND lower(topic) = lower($2)`,

@@ -33,6 +33,33 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
     );
     return rows.map((r) => r.user_id);
   }
+  async change(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows = returnedRows<{ user_id: number }>(
+      policy === 0
+        ? await this.em.query(
+            `DELETE FROM user_topics WHERE user_id = ANY($1::int[]) AND channel_id = $2 AND lower(topic_name) = lower($3) RETURNING user_id`,
+            [userIds, channelId, topic],
+          )
+        : await this.em.query(
+            `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
+             SELECT $1, u, $3, $4, $5, $6 FROM unnest($2::int[]) AS u
+             ON CONFLICT (user_id, channel_id, lower(topic_name)) DO UPDATE
+               SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated
+               WHERE user_topics.visibility_policy <> EXCLUDED.visibility_policy
+             RETURNING user_id`,
+            [realmId, userIds, channelId, topic, policy, now],
+          ),
+    );
+    return rows.map((r) => r.user_id).sort((a, b) => a - b);
+  }
+  async usersWithPolicy(channelId: number, topic: string): Promise<number[]> {
+    const rows: { user_id: number }[] = await this.em.query(
+      `SELECT user_id FROM user_topics WHERE channel_id = $1 AND lower(topic_name) = lower($2) ORDER BY user_id`,
+      [channelId, topic],
+    );
+    return rows.map((r) => r.user_id);
+  }
   async moveWithTopic(
     from: { channelId: number; topic: string },
     to: { channelId: number; topic: string },

@@ -50,6 +50,27 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     ));
     return rows.map((r: { message_id: number }) => r.message_id);
   }
+  async markReadBatch(userId: number, limit: number): Promise<number[]> {
+    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+      `UPDATE user_messages SET flags = flags | ${FLAG_BITS.read}
+       WHERE user_id = $1 AND message_id IN (
+         SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & ${FLAG_BITS.read}) = 0
+         ORDER BY message_id DESC LIMIT $2 FOR UPDATE)
+       RETURNING message_id`,
+      [userId, limit],
+    ));
+    return rows.map((r) => r.message_id);
+  }
+  async readReceipts(messageId: number, senderId: number): Promise<number[]> {
+    const rows: { user_id: number }[] = await this.em.query(
+      `SELECT um.user_id FROM user_messages um JOIN users u ON u.id = um.user_id
+       WHERE um.message_id = $1 AND um.user_id <> $2 AND (um.flags & ${FLAG_BITS.read}) <> 0
+         AND u.is_active AND u.send_read_receipts
+       ORDER BY um.user_id`,
+      [messageId, senderId],
+    );
+    return rows.map((r) => r.user_id);
+  }
   async userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean> {
     const rows = await this.em.query(
       `SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
@@ -73,13 +94,19 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     return this.em.query(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1`, [messageId]);
   }
   async audienceCandidates(messageId: number, channelId: number | null): Promise<AudienceCandidate[]> {
+    return this.audience([messageId], channelId);
+  }
+  async audienceCandidatesOfMany(messageIds: readonly number[], channelId: number): Promise<AudienceCandidate[]> {
+    return this.audience(messageIds, channelId);
+  }
+  private audience(messageIds: readonly number[], channelId: number | null): Promise<AudienceCandidate[]> {
     return this.em.query(
       `SELECT u.id AS "userId", bool_or(x.row) AS "hasRow", bool_or(NOT x.row AND u.is_active) AS subscribed, u.role = ${Role.GUEST} AS "isGuest"
-       FROM (SELECT user_id, true AS row FROM user_messages WHERE message_id = $1
+       FROM (SELECT DISTINCT user_id, true AS row FROM user_messages WHERE message_id = ANY($1::int[])
              UNION ALL SELECT user_id, false FROM subscriptions WHERE channel_id = $2 AND active) x
        JOIN users u ON u.id = x.user_id
        GROUP BY u.id`,
-      [messageId, channelId],
+      [messageIds, channelId],
     );
   }
 }

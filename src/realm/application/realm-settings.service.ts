@@ -48,6 +48,7 @@ export interface RealmSettingsRequest {
   emailsRestrictedToDomains?: boolean;
   disallowDisposableEmailAddresses?: boolean;
   enableSpectatorAccess?: boolean;
+  enableReadReceipts?: boolean;
   groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingUpdate>>;
   /** API names of every setting the request carried (for the owner-only rule). */
   given: readonly string[];
@@ -89,6 +90,7 @@ export class RealmSettingsService {
       emailsRestrictedToDomains: req.emailsRestrictedToDomains,
       disallowDisposableEmailAddresses: req.disallowDisposableEmailAddresses,
       enableSpectatorAccess: req.enableSpectatorAccess,
+      enableReadReceipts: req.enableReadReceipts,
     };
     if (req.messageRetentionDays !== undefined) requested.messageRetentionDays = parseRealmRetentionDays(req.messageRetentionDays);
     for (const [key, apiName] of TIME_LIMITS) {

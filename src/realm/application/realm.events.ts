@@ -31,6 +31,7 @@ const EVENT_ORDER: readonly RealmPropertyName[] = [
   'description',
   'disallowDisposableEmailAddresses',
   'emailsRestrictedToDomains',
+  'enableReadReceipts',
   'enableSpectatorAccess',
   'inviteRequired',
   'messageEditHistoryVisibilityPolicy',

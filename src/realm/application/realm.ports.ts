@@ -25,6 +25,7 @@ export interface RealmRecord extends RealmProperties {
   messageEditHistoryVisibilityPolicy: number;
   messageRetentionDays: number;
   enableSpectatorAccess: boolean;
+  enableReadReceipts: boolean;
   topicsPolicy: number;
   requireUniqueNames: boolean;
   nameChangesDisabled: boolean;

@@ -41,6 +41,7 @@ export class RealmSettingsController {
       emailsRestrictedToDomains: p.emails_restricted_to_domains,
       disallowDisposableEmailAddresses: p.disallow_disposable_email_addresses,
       enableSpectatorAccess: p.enable_spectator_access,
+      enableReadReceipts: p.enable_read_receipts,
       groupSettings: Object.fromEntries(
         REALM_GROUP_SETTING_NAMES.filter((s) => groups[s] !== undefined).map((s) => [s, groups[s]!]),
       ),

@@ -37,6 +37,7 @@ export class UpdateRealmDto {
   @JsonParam(group(), optional) direct_message_permission_group?: GroupSettingUpdate;
   @JsonParam(bool(), optional) disallow_disposable_email_addresses?: boolean;
   @JsonParam(bool(), optional) emails_restricted_to_domains?: boolean;
+  @JsonParam(bool(), optional) enable_read_receipts?: boolean;
   @JsonParam(bool(), optional) enable_spectator_access?: boolean;
   @JsonParam(bool(), optional) invite_required?: boolean;
   @LenientJsonParam(limit(), optional) message_content_delete_limit_seconds?: number | string;

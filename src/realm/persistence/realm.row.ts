@@ -28,6 +28,7 @@ export class RealmRow {
   messageEditHistoryVisibilityPolicy: number;
   @Column({ name: 'message_retention_days' }) messageRetentionDays: number;
   @Column({ name: 'enable_spectator_access' }) enableSpectatorAccess: boolean;
+  @Column({ name: 'enable_read_receipts' }) enableReadReceipts: boolean;
   @Column({ name: 'topics_policy', type: 'smallint' }) topicsPolicy: number;
   @Column({ name: 'require_unique_names' }) requireUniqueNames: boolean;
   @Column({ name: 'name_changes_disabled' }) nameChangesDisabled: boolean;

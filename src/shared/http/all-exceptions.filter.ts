@@ -3,6 +3,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoun
 import type { Application, Request, Response } from 'express';
 import { AppLogger } from '../logging/logger.js';
 import { errorBody, STATUS_OF } from './error-body.js';
+import { INTEGER_SEGMENT } from './path-params.js';
 
 export const WWW_AUTHENTICATE = 'Basic realm="zulip"';
 
@@ -56,15 +57,20 @@ function isRouteMiss(e: NotFoundException): boolean {
 
 interface RouterLayer {
   route?: { methods: Record<string, boolean> };
-  match(path: string): boolean;
+  match(path: string): false | { params?: Record<string, string> };
 }
+
+/** Whether the `…_id` segments a route matched are integers, as its Zulip route requires. */
+const integerIds = (params: Record<string, string> = {}) =>
+  Object.entries(params).every(([name, value]) => !name.endsWith('_id') || INTEGER_SEGMENT.test(value));
 
 /** Methods under which some route matches this path (Express's router has no 405 of its own). */
 function allowedMethods(req: Request): string[] {
   const app = req.app as Application & { router?: { stack: RouterLayer[] } };
   const methods: string[] = [];
   for (const layer of app.router?.stack ?? []) {
-    if (!layer.route || !layer.match(req.path)) continue;
+    const matched = layer.route ? layer.match(req.path) : false;
+    if (!layer.route || matched === false || !integerIds(matched.params)) continue;
     for (const [m, on] of Object.entries(layer.route.methods)) {
       const name = m.toUpperCase();
       if (on && name !== '_ALL' && !methods.includes(name)) methods.push(name);

@@ -10,3 +10,6 @@ export * from './move-notices.js';
 export * from './topic-move.js';
 export * from './message-audience.js';
 export * from './reactions.js';
+export * from './reading.js';
+export * from './edit-history.js';
+export * from './search-highlight.js';

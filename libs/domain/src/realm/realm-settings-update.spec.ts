@@ -24,6 +24,7 @@ const current: RealmProperties = {
   emailsRestrictedToDomains: false,
   disallowDisposableEmailAddresses: true,
   enableSpectatorAccess: false,
+  enableReadReceipts: true,
 };
 
 function thrown(f: () => unknown): DomainError {

@@ -21,6 +21,7 @@ export interface RealmProperties {
   emailsRestrictedToDomains: boolean;
   disallowDisposableEmailAddresses: boolean;
   enableSpectatorAccess: boolean;
+  enableReadReceipts: boolean;
 }
 export type RealmPropertyName = keyof RealmProperties;
 
@@ -41,6 +42,7 @@ export const REALM_PROPERTY_API_NAMES: Readonly<Record<RealmPropertyName, string
   emailsRestrictedToDomains: 'emails_restricted_to_domains',
   disallowDisposableEmailAddresses: 'disallow_disposable_email_addresses',
   enableSpectatorAccess: 'enable_spectator_access',
+  enableReadReceipts: 'enable_read_receipts',
 };
 
 /**
