@@ -10,6 +10,7 @@ import { PushDevices1764400000000 } from './1764400000000-PushDevices.js';
 import { Reactions1764700000000 } from './1764700000000-Reactions.js';
 import { Presence1764800000000 } from './1764800000000-Presence.js';
 import { UserSettings1764900000000 } from './1764900000000-UserSettings.js';
+import { AlertWordsBotStorage1765200000000 } from './1765200000000-AlertWordsBotStorage.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Reactions1764700000000,
   Presence1764800000000,
   UserSettings1764900000000,
+  AlertWordsBotStorage1765200000000,
 ];
