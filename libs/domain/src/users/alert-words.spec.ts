@@ -80,6 +80,12 @@ describe('alertWordText', () => {
     expect(alertWordText('Hello\nWORLD')).toBe('hello\nworld');
   });
 
+  it('drops STX/ETX and normalises line ends first, as Python-Markdown does', () => {
+    expect(alertWordText('a\u0002b\u0003c\r\nd\re')).toBe('abc\nd\ne');
+    expect(alerts('xx\u0002one', 'one')).toBe(false);
+    expect(alerts('x \u0002one', 'one')).toBe(true);
+  });
+
   it('takes fenced code and math blocks out, closed or not', () => {
     expect(alerts('```\none\n```', 'one')).toBe(false);
     expect(alerts('~~~ python\nx = one\n~~~', 'one')).toBe(false);
