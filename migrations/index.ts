@@ -12,6 +12,7 @@ import { Presence1764800000000 } from './1764800000000-Presence.js';
 import { UserSettings1764900000000 } from './1764900000000-UserSettings.js';
 import { ReadReceipts1765000000000 } from './1765000000000-ReadReceipts.js';
 import { ScheduledMessages1765100000000 } from './1765100000000-ScheduledMessages.js';
+import { AlertWordsBotStorage1765200000000 } from './1765200000000-AlertWordsBotStorage.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   UserSettings1764900000000,
   ReadReceipts1765000000000,
   ScheduledMessages1765100000000,
+  AlertWordsBotStorage1765200000000,
 ];

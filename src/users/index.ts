@@ -12,3 +12,4 @@ export * from './application/user-settings.ports.js';
 export * from './application/user-settings.views.js';
 export * from './application/custom-profile-fields.ports.js';
 export * from './application/custom-profile-fields.views.js';
+export * from './application/alert-words.service.js';

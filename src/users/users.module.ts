@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
 import { AccountService } from './application/account.service.js';
+import { AlertWordQueries } from './application/alert-words.ports.js';
+import { AlertWordsService } from './application/alert-words.service.js';
+import { BotStorageQueries } from './application/bot-storage.ports.js';
+import { BotStorageService } from './application/bot-storage.service.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { BootstrapService } from './application/bootstrap.service.js';
 import { CustomProfileFieldQueries } from './application/custom-profile-fields.ports.js';
@@ -18,6 +22,8 @@ import { UserStatusQueries } from './application/user-status.ports.js';
 import { UserStatusService } from './application/user-status.service.js';
 import { UserQueries } from './application/user.ports.js';
 import { UsersService } from './application/users.service.js';
+import { AlertWordsController } from './http/alert-words.controller.js';
+import { BotStorageController } from './http/bot-storage.controller.js';
 import { ConfirmEmailController } from './http/confirm-email.controller.js';
 import { CustomProfileFieldsController } from './http/custom-profile-fields.controller.js';
 import { FetchApiKeyController } from './http/fetch-api-key.controller.js';
@@ -26,6 +32,8 @@ import { SettingsController } from './http/settings.controller.js';
 import { UserGroupsController } from './http/user-groups.controller.js';
 import { UserStatusController } from './http/user-status.controller.js';
 import { UsersController } from './http/users.controller.js';
+import { TypeOrmAlertWordQueries } from './persistence/typeorm-alert-word.repository.js';
+import { TypeOrmBotStorageQueries } from './persistence/typeorm-bot-storage.repository.js';
 import { TypeOrmCustomProfileFieldQueries } from './persistence/typeorm-custom-profile-field.repository.js';
 import { TypeOrmUserQueries } from './persistence/typeorm-user.queries.js';
 import { TypeOrmUserSettingsQueries } from './persistence/typeorm-user-settings.repository.js';
@@ -35,6 +43,8 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
   imports: [PassportModule],
   controllers: [
     UserStatusController,
+    AlertWordsController,
+    BotStorageController,
     SettingsController,
     CustomProfileFieldsController,
     UsersController,
@@ -58,6 +68,10 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     EmailChanges,
     ProfileData,
     CustomProfileFieldsService,
+    AlertWordsService,
+    BotStorageService,
+    { provide: AlertWordQueries, useClass: TypeOrmAlertWordQueries },
+    { provide: BotStorageQueries, useClass: TypeOrmBotStorageQueries },
     { provide: UserQueries, useClass: TypeOrmUserQueries },
     { provide: UserStatusQueries, useClass: TypeOrmUserStatusQueries },
     { provide: UserSettingsQueries, useClass: TypeOrmUserSettingsQueries },
@@ -71,6 +85,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UserStatusService,
     UserSettingsQueries,
     CustomProfileFieldQueries,
+    AlertWordsService,
   ],
 })
 export class UsersModule {}

@@ -9,7 +9,7 @@ declare module 'zulip-js' {
     callEndpoint(endpoint: string, method?: string, params?: Json): Promise<Json>;
     events: { retrieve(p: Json): Promise<Json> };
     callOnEachEvent(cb: (event: Json) => void, eventTypes?: string[]): Promise<void>;
-    users: { me: { getProfile(): Promise<Json> } };
+    users: { me: { getProfile(): Promise<Json>; alertWords: { retrieve(): Promise<Json> } } };
     callEndpoint(endpoint: string, method?: string, params?: Json): Promise<Json>;
   }
   export default function zulip(config: { username: string; apiKey: string; realm: string }): Promise<Client>;

@@ -21,6 +21,7 @@ import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { presentRealmEmojiMap, RealmEmojiService } from '../../emoji/index.js';
 import { presentReminder, RemindersService } from '../../drafts/index.js';
 import {
+  AlertWordsService,
   CustomProfileFieldQueries,
   gravatarUrl,
   presentCustomProfileField,
@@ -66,6 +67,7 @@ export const FETCHABLE = [
   'update_display_settings',
   'update_global_notifications',
   'custom_profile_fields',
+  'alert_words',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
@@ -91,6 +93,7 @@ export class RegisterService {
     private readonly reminders: RemindersService,
     private readonly userSettings: UserSettingsQueries,
     private readonly profileFields: CustomProfileFieldQueries,
+    private readonly alertWords: AlertWordsService,
   ) {}
 
   async initialState(
@@ -130,6 +133,7 @@ export class RegisterService {
       state.custom_profile_fields = (await this.profileFields.list(actor.realmId)).map(presentCustomProfileField);
       state.custom_profile_field_types = presentCustomProfileFieldTypes();
     }
+    if (want('alert_words')) state.alert_words = await this.alertWords.listAlertWords(actor);
     return state;
   }
 

@@ -87,7 +87,7 @@ export abstract class UserMessageRepository {
    */
   abstract readReceipts(messageId: number, senderId: number): Promise<number[]>;
   abstract userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean>;
-  /** The mention bits of every row of the message, re-evaluated after an edit. */
+  /** The mention and alert-word bits of every row of the message, re-evaluated after an edit. */
   abstract updateMentionFlags(messageId: number, f: MentionFlags): Promise<void>;
   /** Users holding a row for the message, with their flags. */
   abstract readers(messageId: number): Promise<UserMessageRow[]>;

@@ -2,6 +2,7 @@ import { type EditHistoryEntry, FLAG_BITS, type FlagPlan, Message, type TopicMes
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { type MessageRecord, MessageRepository, type TopicFacts, type UserMessageRow } from '../application/message.ports.js';
+import { alertWordParams, hasAlertWordSql } from './alert-word-flags.js';
 
 export function toMessageRecord(r: Record<string, unknown>): MessageRecord {
   return {
@@ -26,12 +27,14 @@ const toDomain = (r: Record<string, unknown>): Message => Message.restore(toMess
 
 /**
  * The flags every recipient row starts with ($2 sender, $3 read by sender, $4 mentioned,
- * $5 channel wildcard, $6 topic-wildcard users, $7 also read by), for all recipients at once.
+ * $5 channel wildcard, $6 topic-wildcard users, $7 also read by, $9–$12 alert words), for all
+ * recipients at once.
  */
 const INITIAL_FLAGS_SQL = `(CASE WHEN (u.id = $2 AND $3) OR u.id = ANY($7::int[]) THEN ${FLAG_BITS.read} ELSE 0 END)
   | (CASE WHEN u.id = ANY($4::int[]) THEN ${FLAG_BITS.mentioned} ELSE 0 END)
   | (CASE WHEN $5 THEN ${FLAG_BITS.stream_wildcard_mentioned} ELSE 0 END)
-  | (CASE WHEN u.id = ANY($6::int[]) THEN ${FLAG_BITS.topic_wildcard_mentioned} ELSE 0 END)`;
+  | (CASE WHEN u.id = ANY($6::int[]) THEN ${FLAG_BITS.topic_wildcard_mentioned} ELSE 0 END)
+  | (CASE WHEN ${hasAlertWordSql('u.id', 9)} THEN ${FLAG_BITS.has_alert_word} ELSE 0 END)`;
 
 /** A channel's active subscribers and the sender ($8 channel), or the listed participants ($8 user ids). */
 const AUDIENCE_SQL = {
@@ -80,7 +83,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
       `INSERT INTO user_messages (user_id, message_id, flags)
        SELECT u.id, $1, ${INITIAL_FLAGS_SQL} FROM users u WHERE ${AUDIENCE_SQL[f.audience.kind]}
        RETURNING user_id, flags`,
-      [messageId, f.senderId, f.senderRead, f.mentioned, f.streamWildcard, f.topicWildcardUsers, f.alsoReadBy, audience],
+      [messageId, f.senderId, f.senderRead, f.mentioned, f.streamWildcard, f.topicWildcardUsers, f.alsoReadBy, audience, ...alertWordParams(f.alertWordText)],
     );
     return returnedRows<{ user_id: number; flags: number }>(rows).map((r) => ({ userId: r.user_id, flags: r.flags }));
   }

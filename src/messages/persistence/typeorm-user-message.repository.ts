@@ -3,6 +3,7 @@ import { Role } from '@app/domain/users';
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { type UserMessageRow, UserMessageRepository } from '../application/message.ports.js';
+import { alertWordParams, hasAlertWordSql } from './alert-word-flags.js';
 
 export class TypeOrmUserMessageRepository extends UserMessageRepository {
   constructor(private readonly em: EntityManager) {
@@ -80,14 +81,15 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     return rows.length > 0;
   }
   async updateMentionFlags(messageId: number, f: MentionFlags): Promise<void> {
-    const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+    const contentBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
     await this.em.query(
-      `UPDATE user_messages um SET flags = (um.flags & ~${mentionBits})
+      `UPDATE user_messages um SET flags = (um.flags & ~${contentBits})
          | (CASE WHEN um.user_id = ANY($2::int[]) THEN ${FLAG_BITS.mentioned} ELSE 0 END)
          | (CASE WHEN $3 THEN ${FLAG_BITS.stream_wildcard_mentioned} ELSE 0 END)
          | (CASE WHEN um.user_id = ANY($4::int[]) THEN ${FLAG_BITS.topic_wildcard_mentioned} ELSE 0 END)
+         | (CASE WHEN ${hasAlertWordSql('um.user_id', 5)} THEN ${FLAG_BITS.has_alert_word} ELSE 0 END)
        WHERE um.message_id = $1`,
-      [messageId, f.mentioned, f.streamWildcard, f.topicWildcardUsers],
+      [messageId, f.mentioned, f.streamWildcard, f.topicWildcardUsers, ...alertWordParams(f.alertWordText)],
     );
   }
   async readers(messageId: number): Promise<UserMessageRow[]> {

@@ -10,9 +10,10 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
  * - human: no bots;
  * - member: no guests, no bots (require_member_or_admin);
  * - no_guest: no guests;
- * - admin / owner: organization administrators / owners.
+ * - admin / owner: organization administrators / owners;
+ * - bot: bots only (bot storage).
  */
-export type Requirement = 'human' | 'member' | 'no_guest' | 'admin' | 'owner';
+export type Requirement = 'human' | 'member' | 'no_guest' | 'admin' | 'owner' | 'bot';
 export const REQUIRE = 'svc:require';
 export const Require = (...r: Requirement[]): MethodDecorator & ClassDecorator => SetMetadata(REQUIRE, r);
 

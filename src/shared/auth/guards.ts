@@ -2,6 +2,7 @@ import { DomainError } from '@app/domain/shared';
 import {
   type Actor,
   adminRequired,
+  botRequired,
   botsNotAllowed,
   guestsNotAllowed,
   isAdmin,
@@ -133,6 +134,9 @@ function assertRequirement(actor: Actor, r: Requirement): void {
       return;
     case 'owner':
       if (!isOwner(actor.role)) throw ownerRequired();
+      return;
+    case 'bot':
+      if (!actor.isBot) throw botRequired();
       return;
   }
 }

@@ -67,6 +67,8 @@ export class ServerConfig {
    * `zulip_feature_level`, …) next to the `svc_*` ones; false: only the neutral names.
    */
   readonly zulipClientCompat: boolean;
+  /** Characters of keys and values one bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT). */
+  readonly userStateSizeLimit: number;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -112,6 +114,8 @@ export class ServerConfig {
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
     this.reminderPollIntervalMs = int(env, 'REMINDER_POLL_INTERVAL_MS', 5000);
     this.zulipClientCompat = bool(env, 'ZULIP_CLIENT_COMPAT', true);
+    this.userStateSizeLimit = int(env, 'USER_STATE_SIZE_LIMIT', 10_000_000);
+    if (this.userStateSizeLimit < 0) throw new Error(`USER_STATE_SIZE_LIMIT must not be negative, got "${env.USER_STATE_SIZE_LIMIT}"`);
     if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 

@@ -1,6 +1,8 @@
 import { DomainError } from '@app/domain/shared';
 import { fieldLabelTaken, userGroupAlreadyExists } from '@app/domain/users';
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
+import { TypeOrmAlertWordRepository } from './typeorm-alert-word.repository.js';
+import { TypeOrmBotStorageRepository } from './typeorm-bot-storage.repository.js';
 import { TypeOrmCustomProfileFieldRepository } from './typeorm-custom-profile-field.repository.js';
 import { TypeOrmUserGroupRepository } from './typeorm-user-group.repository.js';
 import {
@@ -14,7 +16,7 @@ import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields' | 'alertWords' | 'botStorage'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -24,6 +26,8 @@ export const usersTransaction: TransactionContribution<
     accounts: new TypeOrmAccountRepository(em),
     emailChanges: new TypeOrmEmailChangeRepository(em),
     profileFields: new TypeOrmCustomProfileFieldRepository(em),
+    alertWords: new TypeOrmAlertWordRepository(em),
+    botStorage: new TypeOrmBotStorageRepository(em),
   }),
   uniqueViolations: {
     users_realm_delivery_email_key: emailInUse,

@@ -273,7 +273,7 @@ describe('what an edit changes and records', () => {
         messageId: 100,
         editorId: 60,
         previous: { content: 'hello', renderedContent: '<p>hello</p>' },
-        mentionFlags: { mentioned: [61], streamWildcard: false, topicWildcardUsers: [] },
+        mentionFlags: { mentioned: [61], streamWildcard: false, topicWildcardUsers: [], alertWordText: 'new @**bob**' },
       },
     ]);
   });

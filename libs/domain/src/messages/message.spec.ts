@@ -46,7 +46,7 @@ describe('Message.create to a channel', () => {
       editHistory: [],
       hasAttachment: false,
     });
-    const plan = { audience: { kind: 'channel', channelId: 9 }, senderId: 60, senderRead: true, alsoReadBy: [], mentioned: [61], streamWildcard: true, topicWildcardUsers: [] };
+    const plan = { audience: { kind: 'channel', channelId: 9 }, senderId: 60, senderRead: true, alsoReadBy: [], mentioned: [61], streamWildcard: true, topicWildcardUsers: [], alertWordText: 'hello' };
     expect(m.pendingFlagPlan()).toEqual(plan);
     expect(m.pullEvents()).toEqual([{ type: 'sent', flags: plan }]);
   });
@@ -182,6 +182,7 @@ describe('Message.create as a direct message', () => {
       mentioned: [61],
       streamWildcard: false,
       topicWildcardUsers: [],
+      alertWordText: 'hello',
     });
   });
 
@@ -220,6 +221,7 @@ describe('Message.createNotice', () => {
       mentioned: [],
       streamWildcard: false,
       topicWildcardUsers: [],
+      alertWordText: 'moved',
     });
     const dm = Message.createNotice({ realmId: 1, senderId: 5, content: 'r', renderedContent: '<p>r</p>', sendingClient: 'Internal' }, { kind: 'direct', recipientId: 31, participants: [5, 60] }, [], NOW);
     expect(dm.pendingFlagPlan().audience).toEqual({ kind: 'direct', userIds: [5, 60] });

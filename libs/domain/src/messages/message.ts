@@ -2,6 +2,7 @@ import type { Channel } from '../channels/channel.js';
 import { hasContentAccess, holds, type Viewer } from '../channels/channel-access.policy.js';
 import { AggregateRoot } from '../shared/aggregate-root.js';
 import { badRequest } from '../shared/domain-error.js';
+import { alertWordText } from '../users/alert-words.js';
 import { isModeratorOrAbove } from '../users/role.js';
 import type { MentionSyntax } from './mentions.js';
 import {
@@ -66,11 +67,13 @@ export interface MessageState {
   hasAttachment: boolean;
 }
 
-/** The mention bits of the recipients' rows (set on send, re-evaluated on a content edit). */
+/** The content-dependent bits of the recipients' rows (set on send, re-evaluated on a content edit). */
 export interface MentionFlags {
   mentioned: readonly number[];
   streamWildcard: boolean;
   topicWildcardUsers: readonly number[];
+  /** The content as alert words are looked for in it (`alertWordText`): `has_alert_word` for recipients with a match. */
+  alertWordText: string;
 }
 
 /**
@@ -201,6 +204,7 @@ export class Message extends AggregateRoot<MessageEvent> {
       mentioned: m.mentions.mentionedUserIds,
       streamWildcard: m.mentions.syntax.streamWildcard,
       topicWildcardUsers,
+      alertWordText: alertWordText(m.content),
     });
   }
 
@@ -237,6 +241,7 @@ export class Message extends AggregateRoot<MessageEvent> {
       mentioned: [],
       streamWildcard: false,
       topicWildcardUsers: [],
+      alertWordText: alertWordText(m.content),
     });
   }
 
@@ -394,7 +399,12 @@ export class Message extends AggregateRoot<MessageEvent> {
     this.state.renderedContent = f.renderedContent!;
     this.state.lastEditTime = now;
     this.state.editHistory = [contentEntry, ...this.state.editHistory];
-    const mentionFlags = { mentioned: f.mentions!.mentionedUserIds, streamWildcard: f.mentions!.syntax.streamWildcard, topicWildcardUsers: [] };
+    const mentionFlags = {
+      mentioned: f.mentions!.mentionedUserIds,
+      streamWildcard: f.mentions!.syntax.streamWildcard,
+      topicWildcardUsers: [],
+      alertWordText: alertWordText(content),
+    };
     this.record({ type: 'content_edited', messageId: this.state.id, editorId: f.editor.userId, previous, mentionFlags });
   }
 

@@ -17,3 +17,5 @@ export * from './email-visibility.js';
 export * from './custom-profile-field.js';
 export * from './profile-field-value.js';
 export * from './url.js';
+export * from './alert-words.js';
+export * from './bot-storage.js';
