@@ -5,13 +5,13 @@ const bracket = (chars: readonly string[]): string => `[${chars.map((c) => `\\${
 
 /**
  * The bind values `hasAlertWordSql` reads from `$n … $n+3`: the text (`alertWordText` of the
- * content), what may precede a match (the text's first two characters always may, Zulip's
- * `index <= 0`), what may follow it, and the replacement that escapes every character of a word
+ * content), what may precede a match (the text's start or an allowed character), what may
+ * follow it, and the replacement that escapes every character of a word
  * that is not a letter or digit (a backslash before such a character makes it literal).
  */
 export const alertWordParams = (text: string): string[] => [
   text,
-  `(^.?|${bracket(ALERT_WORD_BEFORE)})`,
+  `(^|${bracket(ALERT_WORD_BEFORE)})`,
   `($|${bracket(ALERT_WORD_AFTER)})`,
   '\\\\\\1',
 ];

@@ -68,9 +68,10 @@ describe('matching (Zulip’s test_alert_flags)', () => {
     expect(alerts('xaaaa', 'aa')).toBe(false);
   });
 
-  it('counts a match starting at the second character as well placed, as Zulip does', () => {
-    expect(alerts('Done.', 'one')).toBe(true);
-    expect(alerts('😀one', 'one')).toBe(true);
+  it('needs the start of the text or an allowed character before a match (not Zulip’s off-by-one at the second character)', () => {
+    expect(alerts('one.', 'one')).toBe(true);
+    expect(alerts('Done.', 'one')).toBe(false);
+    expect(alerts('😀one', 'one')).toBe(false);
     expect(alerts('xDone.', 'one')).toBe(false);
   });
 });

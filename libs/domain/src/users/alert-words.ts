@@ -60,24 +60,19 @@ export function alertWordText(content: string): string {
 
 /**
  * Whether `text` (from alertWordText) contains `word` (lower case) at a valid place: at the
- * start or after an allowed character, and at the end or before one. As in Zulip, a match
- * starting at the text's second character always counts as well placed at its start (its
- * `index <= 0` test), so `done.` alerts for `one`.
+ * start or after an allowed character, and at the end or before one. Zulip's processor also
+ * takes any match at the text's second character as one at its start (an off-by-one of its
+ * `index <= 0` test, so `Done.` alerts for `one`); that is not a rule a user expects, and is
+ * not copied.
  */
 export function containsAlertWord(text: string, word: string): boolean {
   if (word === '') return false;
   for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
     const end = at + word.length;
-    const startOk = codePointsBefore(text, at) <= 1 || BEFORE.has(text[at - 1]);
+    const startOk = at === 0 || BEFORE.has(text[at - 1]);
     if (startOk && (end >= text.length || AFTER.has(text[end]))) return true;
   }
   return false;
-}
-
-/** How many code points precede `at`, counted up to 2 (all the start rule needs). */
-function codePointsBefore(text: string, at: number): number {
-  if (at <= 1) return at;
-  return at === 2 && /^[\uD800-\uDBFF][\uDC00-\uDFFF]/.test(text) ? 1 : 2;
 }
 
 /** Python's str.expandtabs(4) on one line (columns counted in code points). */
