@@ -23,10 +23,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.useBodyParser('json', { limit: '5mb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '5mb', parameterLimit: 10_000 });
   const fieldsOnly = multer({ limits: { fieldSize: 5 << 20, fields: 10_000 } }).none();
-  // Uploads read their file after authentication (UploadInterceptor); every other multipart body is fields only.
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'POST' && req.path === '/api/v1/user_uploads' ? next() : fieldsOnly(req, res, next),
-  );
+  // Uploads read their file after authentication (UploadInterceptor, EmojiUploadInterceptor);
+  // every other multipart body is fields only.
+  const readsFiles = (req: Request) =>
+    req.method === 'POST' && (req.path === '/api/v1/user_uploads' || req.path.startsWith('/api/v1/realm/emoji/'));
+  app.use((req: Request, res: Response, next: NextFunction) => (readsFiles(req) ? next() : fieldsOnly(req, res, next)));
   app.use(translateBodyErrors);
   return app;
 }

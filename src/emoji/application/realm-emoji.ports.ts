@@ -19,7 +19,23 @@ export abstract class RealmEmojiRepository {
   abstract finishUpload(realmId: number, id: number, fileName: string, isAnimated: boolean): Promise<void>;
   /** The active emoji of that name, row-locked; null when there is none. */
   abstract lockActiveNamed(realmId: number, name: string): Promise<number | null>;
+  /** The active emoji of that name with its author, row-locked; null when there is none. */
+  abstract lockActive(realmId: number, name: string): Promise<{ id: number; authorId: number | null } | null>;
   abstract deactivate(realmId: number, id: number): Promise<void>;
+  /** Every finished custom emoji of the organization, as GET /realm/emoji lists them. */
+  abstract list(realmId: number): Promise<RealmEmojiRecord[]>;
+  /** The groups the user belongs to (directly or through subgroups), for the emoji permission setting. */
+  abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+}
+
+/**
+ * Where custom emoji images are stored and read back (Zulip's local backend keeps them under
+ * its avatars directory: <realm id>/emoji/images/<file name>).
+ */
+export abstract class EmojiImageStorage {
+  abstract save(realmId: number, fileName: string, tempFile: string): Promise<void>;
+  /** The stored file's local path. */
+  abstract path(realmId: number, fileName: string): string;
 }
 
 export abstract class RealmEmojiQueries {

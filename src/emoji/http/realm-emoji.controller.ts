@@ -1,16 +1,71 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Actor } from '@app/domain/users';
-import { Controller, Get } from '@nestjs/common';
-import { CurrentActor } from '../../shared/auth/decorators.js';
+import { Controller, Delete, Get, NotFoundException, Param, Req, Res, UseInterceptors } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { CurrentActor, Public, Require } from '../../shared/auth/decorators.js';
+import { RawResponse } from '../../shared/http/envelope.interceptor.js';
+import { INTEGER_SEGMENT } from '../../shared/http/path-params.js';
+import { ApiPost } from '../../shared/http/routes.js';
+import { EmojiImageStorage } from '../application/realm-emoji.ports.js';
 import { RealmEmojiService } from '../application/realm-emoji.service.js';
 import { presentRealmEmojiMap } from '../application/realm-emoji.views.js';
+import { EMOJI_UPLOAD, type EmojiUploadBody, EmojiUploadInterceptor } from './emoji-upload.interceptor.js';
 
-@Controller('api/v1')
+/** `{emoji_name}` takes the rest of the path, slashes included, as Zulip's route does. */
+const emojiName = (segments: string | string[]): string => (Array.isArray(segments) ? segments.join('/') : segments);
+
+const IMAGE_TYPES: Readonly<Record<string, string>> = {
+  avif: 'image/avif',
+  gif: 'image/gif',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+@Controller()
 export class RealmEmojiController {
-  constructor(private readonly emoji: RealmEmojiService) {}
+  constructor(
+    private readonly emoji: RealmEmojiService,
+    private readonly images: EmojiImageStorage,
+  ) {}
 
   /** Any user or bot of the organization (the list is public to its members). */
-  @Get('realm/emoji')
+  @Get('api/v1/realm/emoji')
   async list(@CurrentActor() actor: Actor) {
     return { emoji: presentRealmEmojiMap(await this.emoji.list(actor)) };
+  }
+
+  /** Zulip's require_member_or_admin: no guests, no bots. */
+  @ApiPost('api/v1/realm/emoji/*emoji_name')
+  @Require('member')
+  @UseInterceptors(EmojiUploadInterceptor)
+  async upload(@CurrentActor() actor: Actor, @Param('emoji_name') name: string | string[], @Req() req: Request) {
+    const body = (req as Request & { [EMOJI_UPLOAD]: EmojiUploadBody })[EMOJI_UPLOAD];
+    const files = body.files.map((f) => ({ tempPath: f.path, size: f.size, contentType: f.mimetype ?? '' }));
+    await this.emoji.uploadEmoji(actor, emojiName(name), files, body.overflow);
+    return {};
+  }
+
+  @Delete('api/v1/realm/emoji/*emoji_name')
+  async remove(@CurrentActor() actor: Actor, @Param('emoji_name') name: string | string[]) {
+    await this.emoji.deleteEmoji(actor, emojiName(name));
+    return {};
+  }
+
+  /** The image at an emoji's source_url; public, as Zulip serves avatars and emoji. */
+  @Get('user_avatars/:realm_id/emoji/images/:file_name')
+  @Public()
+  @RawResponse()
+  async image(@Param('realm_id') realmId: string, @Param('file_name') fileName: string, @Res() res: Response) {
+    const type = IMAGE_TYPES[fileName.split('.').pop() ?? ''];
+    if (!INTEGER_SEGMENT.test(realmId) || type === undefined || !/^[0-9a-f]{8}\.[a-z]+$/.test(fileName)) throw new NotFoundException();
+    const path = this.images.path(Number(realmId), fileName);
+    const size = await stat(path).then((s) => s.size, () => null);
+    if (size === null) throw new NotFoundException();
+    res.setHeader('Content-Type', type);
+    res.setHeader('Content-Length', String(size));
+    res.setHeader('Cache-Control', 'public, max-age=31536000');
+    createReadStream(path).on('error', () => res.status(404).end()).pipe(res);
   }
 }

@@ -1,6 +1,7 @@
 import type { CustomEmoji } from '@app/domain/emoji';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { groupIdsOfUser } from '../../shared/persistence/group-setting-values.js';
 import { camelRow } from '../../shared/persistence/rows.js';
 import { RealmEmojiQueries, type RealmEmojiRecord, RealmEmojiRepository } from '../application/realm-emoji.ports.js';
 
@@ -41,9 +42,34 @@ export class TypeOrmRealmEmojiRepository extends RealmEmojiRepository {
     return row?.id ?? null;
   }
 
+  async lockActive(realmId: number, name: string): Promise<{ id: number; authorId: number | null } | null> {
+    const [row] = await this.em.query(
+      `SELECT id, author_id FROM realm_emoji WHERE realm_id = $1 AND name = $2 AND NOT deactivated FOR UPDATE`,
+      [realmId, name],
+    );
+    return row ? { id: row.id, authorId: row.author_id } : null;
+  }
+
   async deactivate(realmId: number, id: number): Promise<void> {
     await this.em.query(`UPDATE realm_emoji SET deactivated = true WHERE realm_id = $1 AND id = $2`, [realmId, id]);
   }
+
+  list(realmId: number): Promise<RealmEmojiRecord[]> {
+    return listRealmEmoji(this.em, realmId);
+  }
+
+  groupIdsOfUser(userId: number): Promise<Set<number>> {
+    return groupIdsOfUser(this.em, userId);
+  }
+}
+
+async function listRealmEmoji(db: DataSource | EntityManager, realmId: number): Promise<RealmEmojiRecord[]> {
+  const rows: Record<string, unknown>[] = await db.query(
+    `SELECT id, realm_id, name, author_id, file_name, is_animated, deactivated
+       FROM realm_emoji WHERE realm_id = $1 AND ${FINISHED} ORDER BY id`,
+    [realmId],
+  );
+  return rows.map((r) => camelRow<RealmEmojiRecord>(r));
 }
 
 @Injectable()
@@ -52,12 +78,7 @@ export class TypeOrmRealmEmojiQueries extends RealmEmojiQueries {
     super();
   }
 
-  async list(realmId: number): Promise<RealmEmojiRecord[]> {
-    const rows: Record<string, unknown>[] = await this.ds.query(
-      `SELECT id, realm_id, name, author_id, file_name, is_animated, deactivated
-         FROM realm_emoji WHERE realm_id = $1 AND ${FINISHED} ORDER BY id`,
-      [realmId],
-    );
-    return rows.map((r) => camelRow<RealmEmojiRecord>(r));
+  list(realmId: number): Promise<RealmEmojiRecord[]> {
+    return listRealmEmoji(this.ds, realmId);
   }
 }

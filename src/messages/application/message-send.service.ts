@@ -19,7 +19,7 @@ import { userTopicEvent } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext, type UserRecord } from '../../users/index.js';
-import { claimableAttachments } from './attachment-claims.js';
+import { claimAttachments, claimableAttachments } from './attachment-claims.js';
 import { realmTopicsPolicy, viewerOf } from './message-access.js';
 import { messageEvent, storedMessageFields } from './message.events.js';
 import { MessageRenderer } from './message-renderer.js';
@@ -177,7 +177,7 @@ export class MessageSender {
     const { message, channel, sender } = p;
     const rows = await tx.messages.add(message);
     await tx.messages.markChannelFirstMessage(channel.id, message.id);
-    await tx.attachments.link(message.id, p.attachments);
+    await claimAttachments(tx, actor, message.id, p.attachments);
     message.pullEvents();
     tx.afterCommit([
       messageEvent({
@@ -298,7 +298,7 @@ export class MessageSender {
   private async storeDirectMessage(tx: Tx, actor: Actor, p: Extract<PreparedSend, { kind: 'direct' }>, req: SendRequest): Promise<SendResult> {
     const { message } = p;
     const rows = await tx.messages.add(message);
-    await tx.attachments.link(message.id, p.attachments);
+    await claimAttachments(tx, actor, message.id, p.attachments);
     const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
     const everyone = new Map([[sender.id, sender], ...p.recipients.map((u) => [u.id, u] as const)]);
     message.pullEvents();

@@ -116,6 +116,16 @@ export abstract class AttachmentRepository {
   abstract link(messageId: number, attachmentIds: readonly number[]): Promise<void>;
   abstract unlink(messageId: number, attachmentIds: readonly number[]): Promise<void>;
   abstract insert(a: Omit<AttachmentRecord, 'id' | 'messageIds'> & { realmId: number }): Promise<number>;
+  /** These attachments of the organization (ids not found are left out), by id. */
+  abstract byIds(realmId: number, ids: readonly number[]): Promise<AttachmentRecord[]>;
+  /** Everything the user uploaded, by id. */
+  abstract ofOwner(realmId: number, ownerId: number): Promise<AttachmentRecord[]>;
+  /** The user's own attachment of that id, row-locked; null for anyone else's or an unknown id. */
+  abstract lockOwned(realmId: number, ownerId: number, id: number): Promise<AttachmentRecord | null>;
+  /** Deletes the attachment (its links to messages go with it). */
+  abstract remove(realmId: number, id: number): Promise<void>;
+  /** Bytes of all the organization's uploads (Zulip's currently_used_upload_space_bytes). */
+  abstract usedSpace(realmId: number): Promise<number>;
 }
 
 /** Who a message goes to: recipients, direct conversations, channel audiences, mention lookups. */
@@ -155,6 +165,8 @@ export abstract class TopicVisibilityRepository {
 export abstract class FileStorage {
   abstract save(pathId: string, tempFile: string): Promise<void>;
   abstract path(pathId: string): string;
+  /** Deletes the stored file; a file already gone is not an error. */
+  abstract remove(pathId: string): Promise<void>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {

@@ -1,12 +1,13 @@
 import { pairKey } from '@app/domain/channels';
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '@app/domain/shared';
+import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage, viewerOf } from './message-access.js';
+import { attachmentEvent, presentAttachment } from './attachments.views.js';
 import { type AttachmentRecord, FileStorage } from './message.ports.js';
 
 export interface UploadedFile {
@@ -41,8 +42,8 @@ export class UploadsService {
     const filename = sanitizeFileName(file.originalName);
     const pathId = `${actor.realmId}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${filename}`;
     await this.storage.save(pathId, file.tempPath);
-    await this.uow.run((tx) =>
-      tx.attachments.insert({
+    await this.uow.run(async (tx) => {
+      const id = await tx.attachments.insert({
         realmId: actor.realmId,
         ownerId: actor.userId,
         pathId,
@@ -50,9 +51,36 @@ export class UploadsService {
         size: file.size,
         contentType: file.contentType,
         createTime: this.clock.now(),
-      }),
-    );
+      });
+      const [attachment] = await tx.attachments.byIds(actor.realmId, [id]);
+      const used = await tx.attachments.usedSpace(actor.realmId);
+      tx.afterCommit([attachmentEvent(actor.realmId, actor.userId, 'add', presentAttachment(attachment), used)]);
+    });
     return { url: `/user_uploads/${pathId}`, filename };
+  }
+
+  /** GET /attachments: the caller's uploads and the organization's used upload space. */
+  async listAttachments(actor: Actor): Promise<{ attachments: AttachmentRecord[]; uploadSpaceUsed: number }> {
+    return this.uow.run(async (tx) => ({
+      attachments: await tx.attachments.ofOwner(actor.realmId, actor.userId),
+      uploadSpaceUsed: await tx.attachments.usedSpace(actor.realmId),
+    }));
+  }
+
+  /**
+   * DELETE /attachments/{id}: only the uploader's own (anyone else's, or an unknown id, is
+   * Zulip's "Invalid attachment"). The stored file is deleted once the row is gone for good.
+   */
+  async deleteAttachment(actor: Actor, attachmentId: number): Promise<void> {
+    const pathId = await this.uow.run(async (tx) => {
+      const attachment = await tx.attachments.lockOwned(actor.realmId, actor.userId, attachmentId);
+      if (attachment === null) throw badRequest('Invalid attachment');
+      await tx.attachments.remove(actor.realmId, attachment.id);
+      const used = await tx.attachments.usedSpace(actor.realmId);
+      tx.afterCommit([attachmentEvent(actor.realmId, actor.userId, 'remove', { id: attachment.id }, used)]);
+      return attachment.pathId;
+    });
+    await this.storage.remove(pathId).catch(() => undefined);
   }
 
   /** The file, if the caller uploaded it or can read a message that links it. */

@@ -12,7 +12,7 @@ import { MessageEditService } from '../application/message-edit.service.js';
 import { MessageFlagsService } from '../application/message-flags.service.js';
 import { MessageReadingService } from '../application/message-reading.service.js';
 import { UploadsService } from '../application/uploads.service.js';
-import type { AttachmentRecord } from '../application/message.ports.js';
+import { presentAttachment } from '../application/attachments.views.js';
 import { EditMessageDto, narrowDecoder, UpdateFlagsDto } from './messages.dto.js';
 import type { NarrowTerm } from '../application/message-queries.js';
 import { UploadInterceptor } from './upload.interceptor.js';
@@ -36,15 +36,6 @@ class FlagsNarrowDto {
   @PlainParam(str()) op: string;
   @PlainParam(str()) flag: string;
 }
-
-const presentAttachment = (a: AttachmentRecord) => ({
-  id: a.id,
-  name: a.name,
-  path_id: a.pathId,
-  size: a.size,
-  create_time: Math.floor(a.createTime.getTime() / 1000),
-  message_ids: a.messageIds,
-});
 
 function parseAnchor(raw: string): number | 'newest' | 'oldest' | 'first_unread' {
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
@@ -148,6 +139,18 @@ export class MessageActionsController {
       contentType: file.mimetype || 'application/octet-stream',
     });
     return { uri: r.url, url: r.url, filename: r.filename };
+  }
+
+  @Get('api/v1/attachments')
+  async listAttachments(@CurrentActor() actor: Actor) {
+    const r = await this.uploads.listAttachments(actor);
+    return { attachments: r.attachments.map(presentAttachment), upload_space_used: r.uploadSpaceUsed };
+  }
+
+  @Delete('api/v1/attachments/:attachment_id')
+  async deleteAttachment(@CurrentActor() actor: Actor, @Param('attachment_id', PathIntPipe) id: number) {
+    await this.uploads.deleteAttachment(actor, id);
+    return {};
   }
 
   @Get('user_uploads/:realm_id/:bucket/:key/:name')

@@ -20,6 +20,10 @@ export class LocalFileStorage extends FileStorage {
     await copyFile(tempFile, target);
     await rm(tempFile, { force: true });
   }
+
+  async remove(pathId: string): Promise<void> {
+    await rm(this.path(pathId), { force: true });
+  }
 }
 
 export const defaultUploadsDir = (dataDir: string) => join(dataDir, 'uploads');

@@ -54,4 +54,29 @@ export class TypeOrmAttachmentRepository extends AttachmentRepository {
       [a.realmId, a.ownerId, a.pathId, a.name, a.size, a.contentType, a.createTime],
     );
     return row.id;
-  }}
+  }
+  async byIds(realmId: number, ids: readonly number[]): Promise<AttachmentRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.id = ANY($2::int[]) ORDER BY a.id`, [realmId, ids]);
+    return rows.map(toAttachment);
+  }
+  async ofOwner(realmId: number, ownerId: number): Promise<AttachmentRecord[]> {
+    const rows = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.owner_id = $2 ORDER BY a.id`, [realmId, ownerId]);
+    return rows.map(toAttachment);
+  }
+  async lockOwned(realmId: number, ownerId: number, id: number): Promise<AttachmentRecord | null> {
+    const [row] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.owner_id = $2 AND a.id = $3 FOR UPDATE OF a`, [
+      realmId,
+      ownerId,
+      id,
+    ]);
+    return row ? toAttachment(row) : null;
+  }
+  async remove(realmId: number, id: number): Promise<void> {
+    await this.em.query(`DELETE FROM attachments WHERE realm_id = $1 AND id = $2`, [realmId, id]);
+  }
+  async usedSpace(realmId: number): Promise<number> {
+    const [row] = await this.em.query(`SELECT COALESCE(SUM(size), 0)::bigint AS used FROM attachments WHERE realm_id = $1`, [realmId]);
+    return Number(row.used);
+  }
+}
