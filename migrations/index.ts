@@ -13,6 +13,7 @@ import { UserSettings1764900000000 } from './1764900000000-UserSettings.js';
 import { ReadReceipts1765000000000 } from './1765000000000-ReadReceipts.js';
 import { ScheduledMessages1765100000000 } from './1765100000000-ScheduledMessages.js';
 import { AlertWordsBotStorage1765200000000 } from './1765200000000-AlertWordsBotStorage.js';
+import { AnnouncementChannels1765600000000 } from './1765600000000-AnnouncementChannels.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ReadReceipts1765000000000,
   ScheduledMessages1765100000000,
   AlertWordsBotStorage1765200000000,
+  AnnouncementChannels1765600000000,
 ];
