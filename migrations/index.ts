@@ -14,6 +14,7 @@ import { ReadReceipts1765000000000 } from './1765000000000-ReadReceipts.js';
 import { ScheduledMessages1765100000000 } from './1765100000000-ScheduledMessages.js';
 import { AlertWordsBotStorage1765200000000 } from './1765200000000-AlertWordsBotStorage.js';
 import { AttachmentSpace1765400000000 } from './1765400000000-AttachmentSpace.js';
+import { AnnouncementChannels1765600000000 } from './1765600000000-AnnouncementChannels.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ScheduledMessages1765100000000,
   AlertWordsBotStorage1765200000000,
   AttachmentSpace1765400000000,
+  AnnouncementChannels1765600000000,
 ];

@@ -1,9 +1,13 @@
 import type { Provider } from '@nestjs/common';
 import { DefaultChannelSubscriptions } from '../channels/application/default-channels.js';
 import { PresenceSettingReaction } from '../presence/application/presence-setting.reaction.js';
-import { WaitingPeriodEffects } from '../realm/application/realm.ports.js';
+import { RealmChannelDirectory, WaitingPeriodEffects } from '../realm/application/realm.ports.js';
+import { ChannelsForRealmSettings } from '../channels/application/realm-channel-directory.js';
+import { ChannelNotifications } from '../channels/application/channel.ports.js';
+import { NotificationBotChannelNotifications } from '../messages/application/channel-notifications.js';
 import { FullMembersRefresh } from '../users/application/full-members.js';
-import { NewUserChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
+import { NewUserAnnouncements, NewUserChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
+import { SignupAnnouncements } from '../messages/application/signup-announcements.js';
 
 /**
  * Ports one context owns and a context that depends on it implements (the owner may not import
@@ -14,6 +18,12 @@ export const CrossContextPorts: Provider[] = [
   { provide: NewUserChannels, useExisting: DefaultChannelSubscriptions },
   // realm owns it, users implements it: a new waiting period changes who is a full member.
   { provide: WaitingPeriodEffects, useExisting: FullMembersRefresh },
+  // realm owns it, channels implements it: the channel-valued settings name active channels.
+  { provide: RealmChannelDirectory, useExisting: ChannelsForRealmSettings },
+  // channels owns it, messages implements it: Notification Bot messages about channels and subscriptions.
+  { provide: ChannelNotifications, useExisting: NotificationBotChannelNotifications },
+  // users owns it, messages implements it: the sign-up announcement.
+  { provide: NewUserAnnouncements, useExisting: SignupAnnouncements },
   // users owns it, presence implements it: turning presence_enabled on or off updates the presence.
   { provide: PresenceSettingEffects, useExisting: PresenceSettingReaction },
 ];

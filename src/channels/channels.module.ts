@@ -3,13 +3,15 @@ import { ChannelReadsService } from './application/channel-reads.service.js';
 import { ChannelQueries } from './application/channel.ports.js';
 import { ChannelsService } from './application/channels.service.js';
 import { DefaultChannelSubscriptions } from './application/default-channels.js';
+import { ChannelsForRealmSettings } from './application/realm-channel-directory.js';
+import { SubscriptionNotices } from './application/subscription-notices.js';
 import { SubscriptionsService } from './application/subscriptions.service.js';
 import { ChannelsController } from './http/channels.controller.js';
 import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.js';
 
 @Module({
   controllers: [ChannelsController],
-  providers: [ChannelsService, SubscriptionsService, DefaultChannelSubscriptions, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
-  exports: [ChannelQueries, DefaultChannelSubscriptions],
+  providers: [ChannelsService, SubscriptionsService, DefaultChannelSubscriptions, ChannelsForRealmSettings, SubscriptionNotices, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
+  exports: [ChannelQueries, DefaultChannelSubscriptions, ChannelsForRealmSettings],
 })
 export class ChannelsModule {}

@@ -22,6 +22,8 @@ import { FileStorage } from './application/message.ports.js';
 import { LocalFileStorage } from './persistence/local-file-storage.js';
 import { ServerConfig } from '../shared/config/server-config.js';
 import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js';
+import { NotificationBotChannelNotifications } from './application/channel-notifications.js';
+import { SignupAnnouncements } from './application/signup-announcements.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 
 @Module({
@@ -33,6 +35,8 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     MessageEditService,
     MentionResolver,
     NotificationBot,
+    NotificationBotChannelNotifications,
+    SignupAnnouncements,
     MessageFlagsService,
     MessageReactionsService,
     UploadsService,
@@ -46,6 +50,6 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
   ],
-  exports: [NotificationBot, MessageReadsService, MessageRenderer, MessageSender],
+  exports: [NotificationBot, NotificationBotChannelNotifications, SignupAnnouncements, MessageReadsService, MessageRenderer, MessageSender],
 })
 export class MessagesModule {}

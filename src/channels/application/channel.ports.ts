@@ -1,4 +1,5 @@
-import type { Channel, ChannelGroupSettingName, ChannelState, Subscription, SubscriptionState, TopicsPolicy } from '@app/domain/channels';
+import type { Tx } from '../../shared/application/unit-of-work.js';
+import type { Channel, ChannelGroupSettingName, ChannelNoticeText, ChannelState, Subscription, SubscriptionState, TopicsPolicy } from '@app/domain/channels';
 
 /** A channel as the API shows it. */
 export interface ChannelRecord extends ChannelState {
@@ -51,6 +52,8 @@ export abstract class ChannelRepository {
   /** Writes the channel's columns; `groupIds` holds the stored ids of settings that changed. */
   abstract save(c: Channel, renderedDescription: string, groupIds: Partial<Record<ChannelGroupSettingName, number>>): Promise<void>;
   abstract defaultChannelIds(realmId: number): Promise<Set<number>>;
+  /** Those of the ids that are channels of the organization and not archived. */
+  abstract activeChannelIds(realmId: number, channelIds: readonly number[]): Promise<Set<number>>;
   abstract setDefault(realmId: number, channelIds: readonly number[], isDefault: boolean): Promise<void>;
   abstract setTopicVisibility(
     realmId: number,
@@ -111,6 +114,30 @@ export abstract class ChannelQueries {
   /** The organization's active users (bots included) with their roles: event recipients. */
   abstract activeUsers(realmId: number): Promise<{ id: number; role: number }[]>;
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+}
+
+/** Someone a notice mentions (silently), by id and full name. */
+export interface NoticePerson {
+  id: number;
+  fullName: string;
+}
+
+/**
+ * The Notification Bot's messages about channels and subscriptions, inside the caller's
+ * transaction. Owned by channels, implemented by messages.
+ */
+export abstract class ChannelNotifications {
+  /** Notices into channel topics, read for `readBy` (the acting user, if any). */
+  abstract postInChannels(
+    tx: Tx,
+    realmId: number,
+    notices: readonly ChannelNoticeText[],
+    readBy: number | null,
+    mentioned: readonly NoticePerson[],
+    now: Date,
+  ): Promise<void>;
+  /** A direct message from the bot to each user. */
+  abstract sendDirect(tx: Tx, realmId: number, messages: readonly { userId: number; content: string }[], mentioned: readonly NoticePerson[], now: Date): Promise<void>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {

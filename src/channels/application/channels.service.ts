@@ -1,3 +1,4 @@
+import { SubscriptionNotices } from './subscription-notices.js';
 import {
   assertCanChangeDefault,
   Channel,
@@ -50,6 +51,7 @@ export interface CreateChannelRequest extends ChannelCreationOptions {
   description: string;
   subscribers: number[];
   messageRetentionDays: string | number;
+  announce: boolean;
 }
 
 export interface UpdateChannelRequest {
@@ -80,6 +82,7 @@ export class ChannelsService {
     private readonly clock: Clock,
     private readonly config: ServerConfig,
     private readonly secrets: Secrets,
+    private readonly notices: SubscriptionNotices,
   ) {}
 
   private facts(tx: Tx, actor: Actor): Promise<ActorFacts> {
@@ -99,9 +102,17 @@ export class ChannelsService {
       const facts = await this.facts(tx, actor);
       const retention = parseRetentionDays(req.messageRetentionDays);
       assertCanChooseTopicsPolicy(facts, req.topicsPolicy);
-      const [channel] = await createChannels(tx, actor, facts, [{ name, description: req.description }], req, retention, this.clock.now());
+      const now = this.clock.now();
+      const [channel] = await createChannels(tx, actor, facts, [{ name, description: req.description }], req, retention, now);
       const users = await resolvePrincipals(tx, realmId, req.subscribers);
-      await subscribeUsers(tx, realmId, users.map((u) => u.id), [channel], new Map());
+      const { joined } = await subscribeUsers(tx, realmId, users.map((u) => u.id), [channel], new Map());
+      // Nobody gets a "you were subscribed" message for a channel created by the request.
+      await this.notices.post(
+        tx,
+        realmId,
+        { callerId: actor.userId, created: [channel], joined, channelNames: new Map([[channel.id, channel.name]]), announce: req.announce, sendSubscriptionMessages: false },
+        now,
+      );
       return channel.id;
     });
   }

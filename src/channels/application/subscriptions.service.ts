@@ -27,6 +27,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { type ActorFacts, loadActorFacts, resolvePrincipals } from './actor-facts.js';
 import { subscriptionChangeEvents, userTopicChangeEvents } from './channel.events.js';
+import { SubscriptionNotices } from './subscription-notices.js';
 import { assertCanChooseTopicsPolicy, type ChannelCreationOptions, createChannels, type SubscriptionRequestItem } from './channel-creation.js';
 
 export interface SubscribeRequest extends ChannelCreationOptions {
@@ -35,6 +36,8 @@ export interface SubscribeRequest extends ChannelCreationOptions {
   authorizationErrorsFatal: boolean;
   messageRetentionDays: string | number;
   sendNewSubscriptionMessages: boolean;
+  /** Announce new channels in the organization's new-channel announcements channel. */
+  announce: boolean;
 }
 
 export interface SubscribeResult {
@@ -61,7 +64,7 @@ export async function subscribeUsers(
   userIds: readonly number[],
   channels: readonly Channel[],
   requestedColors: ReadonlyMap<number, string>,
-): Promise<{ subscribed: Record<string, string[]>; already: Record<string, string[]> }> {
+): Promise<{ subscribed: Record<string, string[]>; already: Record<string, string[]>; joined: SubscriptionPair[] }> {
   const channelIds = channels.map((c) => c.id);
   const names = new Map(channels.map((c) => [c.id, c.name]));
   const existing = await tx.subscriptions.getForUpdate(userIds, channelIds);
@@ -69,7 +72,11 @@ export async function subscribeUsers(
   const { joined, alreadySubscribed } = joinChannels(userIds, channelIds, existing, usedColors, requestedColors);
   await tx.subscriptions.save(realmId, joined);
   tx.afterCommit(await subscriptionChangeEvents(tx, realmId, joined.flatMap((s) => s.pullEvents()), names));
-  return { subscribed: namesByUser(joined, names), already: namesByUser(alreadySubscribed, names) };
+  return {
+    subscribed: namesByUser(joined, names),
+    already: namesByUser(alreadySubscribed, names),
+    joined: joined.map((j) => ({ userId: j.userId, channelId: j.channelId })),
+  };
 }
 
 /** The colour each channel was asked for, matching names exactly first, then case-insensitively. */
@@ -89,6 +96,7 @@ export class SubscriptionsService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly config: ServerConfig,
+    private readonly notices: SubscriptionNotices,
   ) {}
 
   private facts(tx: Tx, actor: Actor): Promise<ActorFacts> {
@@ -113,7 +121,8 @@ export class SubscriptionsService {
       const taken = new Set(existing.map((c) => c.name.toLowerCase()));
       // Channels to create: the requested names no channel has, case-insensitively.
       const toCreate = [...new Map(items.filter((i) => !taken.has(i.name.toLowerCase())).map((i) => [i.name.toLowerCase(), i])).values()];
-      const created = toCreate.length > 0 ? await createChannels(tx, actor, facts, toCreate, req, retention, this.clock.now()) : [];
+      const now = this.clock.now();
+      const created = toCreate.length > 0 ? await createChannels(tx, actor, facts, toCreate, req, retention, now) : [];
       const { authorized, unauthorized } = authorizeSubscribing(await this.seenBy(tx, actor, existing), facts.viewer, {
         othersToo: subscribesOthers(actor.userId, req.principals),
         authorizationErrorsFatal: req.authorizationErrorsFatal,
@@ -122,11 +131,23 @@ export class SubscriptionsService {
       const principals = req.principals ?? [];
       const userIds = principals.length > 0 ? (await resolvePrincipals(tx, realmId, principals)).map((u) => u.id) : [actor.userId];
       const channels = [...authorized, ...created];
-      const { subscribed, already } = await subscribeUsers(tx, realmId, userIds, channels, requestedColors(items, channels));
+      const { subscribed, already, joined } = await subscribeUsers(tx, realmId, userIds, channels, requestedColors(items, channels));
       const result: SubscribeResult = { subscribed, alreadySubscribed: already };
       if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);
-      // Notification-bot messages arrive with the messages module; none were sent.
-      if (req.sendNewSubscriptionMessages) result.newSubscriptionMessagesSent = false;
+      const sent = await this.notices.post(
+        tx,
+        realmId,
+        {
+          callerId: actor.userId,
+          created,
+          joined,
+          channelNames: new Map(channels.map((c) => [c.id, c.name])),
+          announce: req.announce,
+          sendSubscriptionMessages: req.sendNewSubscriptionMessages,
+        },
+        now,
+      );
+      if (req.sendNewSubscriptionMessages) result.newSubscriptionMessagesSent = sent;
       return result;
     });
   }

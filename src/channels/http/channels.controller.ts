@@ -66,6 +66,7 @@ export class ChannelsController {
       folderId: p.folder_id,
       groupSettings: settingValuesOf(p),
       sendNewSubscriptionMessages: p.send_new_subscription_messages,
+      announce: p.announce,
     });
     return {
       subscribed: r.subscribed,
@@ -206,6 +207,7 @@ export class ChannelsController {
       folderId: p.folder_id,
       topicsPolicy: p.topics_policy,
       groupSettings: settingValuesOf(p),
+      announce: p.announce,
     });
     return { id };
   }

@@ -76,6 +76,7 @@ export class SubscribeDto extends ChannelSettingValues {
   @JsonParam(literal(TOPICS_POLICIES), { optional: true }) topics_policy?: TopicsPolicy;
   @JsonParam(nullable(int()), { optional: true }) folder_id?: number | null;
   @JsonParam(bool(), { default: true }) send_new_subscription_messages: boolean;
+  @JsonParam(bool(), { default: false }) announce: boolean;
 }
 
 export class CreateChannelDto extends ChannelSettingValues {
@@ -89,6 +90,7 @@ export class CreateChannelDto extends ChannelSettingValues {
   @LenientJsonParam(retention(), { default: 'realm_default' }) message_retention_days: string | number;
   @JsonParam(nullable(int()), { optional: true }) folder_id?: number | null;
   @JsonParam(literal(TOPICS_POLICIES), { optional: true }) topics_policy?: TopicsPolicy;
+  @JsonParam(bool(), { default: false }) announce: boolean;
 }
 
 export class UnsubscribeDto {

@@ -153,6 +153,14 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     );
   }
 
+  async activeChannelIds(realmId: number, channelIds: readonly number[]): Promise<Set<number>> {
+    // Ids beyond PostgreSQL's integer range name no channel (and must not reach an int[] cast).
+    const ids = channelIds.filter((id) => id >= 1 && id <= 2_147_483_647);
+    if (ids.length === 0) return new Set();
+    const rows = await this.em.query(`SELECT id FROM channels WHERE realm_id = $1 AND id = ANY($2::int[]) AND NOT is_archived`, [realmId, ids]);
+    return new Set(rows.map((r: { id: number }) => r.id));
+  }
+
   async defaultChannelIds(realmId: number): Promise<Set<number>> {
     const rows = await this.em.query(`SELECT channel_id FROM default_channels WHERE realm_id = $1`, [realmId]);
     return new Set(rows.map((r: { channel_id: number }) => r.channel_id));

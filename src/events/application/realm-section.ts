@@ -1,4 +1,5 @@
 import {
+  channelSettingValue,
   EditHistoryVisibility,
   EMPTY_TOPIC_DISPLAY_NAME,
   LIMITS,
@@ -111,7 +112,7 @@ function serverSettings(realm: RealmRecord, config: ServerConfig) {
     development_environment: false,
     realm_org_type: realm.orgType,
     realm_plan_type: realm.planType,
-    ...brandedRealmFields(config, { planIsNotLimited: true, updateAnnouncementsStreamId: -1 }),
+    ...brandedRealmFields(config, { planIsNotLimited: true, updateAnnouncementsStreamId: channelSettingValue(realm.updateAnnouncementsStreamId) }),
     upgrade_text_for_wide_organization_logo: '',
     realm_push_notifications_enabled_end_timestamp: null,
     password_min_length: 6,
@@ -131,9 +132,9 @@ function serverSettings(realm: RealmRecord, config: ServerConfig) {
     server_jitsi_server_url: null,
     jitsi_server_url: null,
     server_can_summarize_topics: false,
-    realm_moderation_request_channel_id: -1,
-    realm_new_stream_announcements_stream_id: -1,
-    realm_signup_announcements_stream_id: -1,
+    realm_moderation_request_channel_id: channelSettingValue(realm.moderationRequestChannelId),
+    realm_new_stream_announcements_stream_id: channelSettingValue(realm.newStreamAnnouncementsStreamId),
+    realm_signup_announcements_stream_id: channelSettingValue(realm.signupAnnouncementsStreamId),
   };
 }
 

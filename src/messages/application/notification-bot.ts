@@ -21,21 +21,17 @@ export class NotificationBot {
     tx: Tx,
     realmId: number,
     notice: ChannelNotice,
-    readBy: number,
+    readBy: number | null,
     users: readonly { id: number; fullName: string }[],
     now: Date,
   ): Promise<number> {
     const bot = await tx.users.systemBot(realmId, 'notification-bot');
-    const renderedContent = this.renderer.render(notice.content, {
-      usersByName: new Map(),
-      usersById: new Map(users.map((u) => [u.id, u])),
-      groupsByName: new Map(),
-    });
+    const renderedContent = this.render(notice.content, users);
     const recipientId = await tx.conversations.channelRecipient(realmId, notice.channelId);
     const message = Message.createNotice(
       { realmId, senderId: bot.id, content: notice.content, renderedContent, sendingClient: 'Internal' },
       { kind: 'channel', channelId: notice.channelId, recipientId, topic: notice.topic },
-      [readBy],
+      readBy === null ? [] : [readBy],
       now,
     );
     const rows = await tx.messages.add(message);
@@ -53,6 +49,11 @@ export class NotificationBot {
       }),
     ]);
     return message.id;
+  }
+
+  /** Renders a notice whose mentions are silent ones of `users`. */
+  render(content: string, users: readonly { id: number; fullName: string }[]): string {
+    return this.renderer.render(content, { usersByName: new Map(), usersById: new Map(users.map((u) => [u.id, u])), groupsByName: new Map() });
   }
 
   /**

@@ -1,5 +1,6 @@
 import {
   assertCanChangeRealmSettings,
+  assertChannelsExist,
   changedRealmProperties,
   fullMemberCutoff,
   parseMessageTimeLimit,
@@ -7,6 +8,8 @@ import {
   REALM_GROUP_SETTING_NAMES,
   REALM_GROUP_SETTINGS,
   type RealmGroupSettingName,
+  realmChannelSettingChanges,
+  type RealmChannelSettingKey,
   type RealmProperties,
 } from '@app/domain/realm';
 import {
@@ -22,8 +25,9 @@ import { Injectable } from '@nestjs/common';
 import { assertValidGroupSetting } from '../../shared/application/group-setting-store.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { WaitingPeriodEffects } from './realm.ports.js';
-import { realmSettingsEvents } from './realm.events.js';
+import { RealmChannelDirectory, WaitingPeriodEffects } from './realm.ports.js';
+import { realmSettingsEvents, reportedChannelSettings } from './realm.events.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
 import { toEveryone } from '../../shared/application/client-event.js';
 
 export interface GroupSettingUpdate {
@@ -49,6 +53,8 @@ export interface RealmSettingsRequest {
   disallowDisposableEmailAddresses?: boolean;
   enableSpectatorAccess?: boolean;
   enableReadReceipts?: boolean;
+  /** The channel-valued settings: a channel id, or a negative number to disable. */
+  channelSettings: Partial<Record<RealmChannelSettingKey, number>>;
   groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingUpdate>>;
   /** API names of every setting the request carried (for the owner-only rule). */
   given: readonly string[];
@@ -58,6 +64,8 @@ export interface RealmSettingsRequest {
 export interface RealmSettingsResult {
   properties: Record<string, unknown>;
   groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingValue>>;
+  /** The channel settings that changed, by API name, with the values as sent. */
+  channelSettings: Record<string, number>;
 }
 
 const TIME_LIMITS = [
@@ -67,6 +75,9 @@ const TIME_LIMITS = [
   ['moveMessagesBetweenStreamsLimitSeconds', 'move_messages_between_streams_limit_seconds'],
 ] as const;
 
+/** The entries that were given. */
+const compact = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 /** PATCH /realm (spec 22 §7): the organization's settings, all in one transaction. */
 @Injectable()
 export class RealmSettingsService {
@@ -74,6 +85,8 @@ export class RealmSettingsService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly waitingPeriod: WaitingPeriodEffects,
+    private readonly channelDirectory: RealmChannelDirectory,
+    private readonly config: ServerConfig,
   ) {}
 
   async updateRealm(actor: Actor, req: RealmSettingsRequest): Promise<RealmSettingsResult> {
@@ -103,13 +116,18 @@ export class RealmSettingsService {
       const realm = await tx.realms.getForUpdate(realmId);
       const { changes, reported } = changedRealmProperties(realm, requested);
       const groupSettings = await this.changeGroupSettings(tx, realmId, req.groupSettings);
+      const channelChanges = realmChannelSettingChanges(realm, compact(req.channelSettings));
+      const named = channelChanges.flatMap((c) => (c.channelId === null ? [] : [c.channelId]));
+      if (named.length > 0) assertChannelsExist(channelChanges, await this.channelDirectory.activeChannelIds(tx, realmId, named));
       await tx.realms.updateProperties(realmId, changes);
+      await tx.realms.setChannelSettings(realmId, channelChanges);
       if (changes.waitingPeriodThreshold !== undefined) {
         await this.waitingPeriod.changed(tx, realmId, fullMemberCutoff(this.clock.now(), changes.waitingPeriodThreshold));
       }
-      const events = realmSettingsEvents(changes, groupSettings);
+      const channelSettings = reportedChannelSettings(channelChanges, this.config.zulipClientCompat);
+      const events = realmSettingsEvents(changes, groupSettings, channelSettings);
       if (events.length > 0) tx.afterCommit(toEveryone(realmId, events));
-      return { properties: reported, groupSettings };
+      return { properties: reported, groupSettings, channelSettings };
     });
   }
 

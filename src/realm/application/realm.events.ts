@@ -1,6 +1,8 @@
 import {
   EditHistoryVisibility,
+  REALM_CHANNEL_SETTING_API_NAMES,
   REALM_PROPERTY_API_NAMES,
+  type RealmChannelSettingChange,
   type RealmGroupSettingName,
   type RealmProperties,
   type RealmPropertyName,
@@ -70,6 +72,7 @@ export function realmPropertyEvent<K extends RealmPropertyName>(key: K, value: R
 export function realmSettingsEvents(
   changes: Partial<RealmProperties>,
   groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingValue>>,
+  channelSettings: Record<string, number> = {},
 ): Payload[] {
   const events: Payload[] = [];
   for (const key of EVENT_ORDER) {
@@ -78,6 +81,7 @@ export function realmSettingsEvents(
   for (const [name, value] of Object.entries(groupSettings) as [RealmGroupSettingName, GroupSettingValue][]) {
     events.push({ type: 'realm', op: 'update_dict', property: 'default', data: { [name]: presentGroupSetting(value) } });
   }
+  for (const [property, value] of Object.entries(channelSettings)) events.push({ type: 'realm', op: 'update', property, value });
   return events;
 }
 
@@ -92,3 +96,18 @@ export const playgroundsEvent = (list: readonly PlaygroundRecord[]): Payload => 
 });
 
 /** One ClientEvent per payload, all to the same users, in order. */
+
+/**
+ * The channel settings PATCH /realm changed, by API name with the value as sent (Zulip reports
+ * and announces the request's value, so -5 stays -5). Under ZULIP_CLIENT_COMPAT the server-update
+ * channel is also reported under Zulip's name.
+ */
+export function reportedChannelSettings(changes: readonly RealmChannelSettingChange[], zulipClientCompat: boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of changes) {
+    const name = REALM_CHANNEL_SETTING_API_NAMES[c.key];
+    out[name] = c.sent;
+    if (zulipClientCompat && c.key === 'updateAnnouncementsStreamId') out['zulip_update_announcements_stream_id'] = c.sent;
+  }
+  return out;
+}

@@ -1,9 +1,9 @@
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmProperties } from '@app/domain/realm';
+import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmChannelSettingChange, RealmChannelSettings, RealmProperties } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 
 /** An organization's stored state (the realms row). */
-export interface RealmRecord extends RealmProperties {
+export interface RealmRecord extends RealmProperties, RealmChannelSettings {
   id: number;
   stringId: string;
   name: string;
@@ -64,6 +64,7 @@ export abstract class RealmRepository {
   /** The realms row, locked until the transaction ends (concurrent settings changes serialise). */
   abstract getForUpdate(realmId: number): Promise<RealmRecord>;
   abstract updateProperties(realmId: number, changes: Partial<RealmProperties>): Promise<void>;
+  abstract setChannelSettings(realmId: number, changes: readonly RealmChannelSettingChange[]): Promise<void>;
   /** An allowed domain by its exact text, locked. */
   abstract findDomain(realmId: number, domain: string): Promise<RealmDomainRecord | null>;
   abstract addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<number>;
@@ -129,4 +130,12 @@ declare module '../../shared/application/unit-of-work.js' {
     readonly linkifiers: LinkifierRepository;
     readonly playgrounds: PlaygroundRepository;
   }
+}
+
+/**
+ * The organization's active channels among `channelIds` (the channel settings of PATCH /realm
+ * name one). Owned by realm, implemented by channels.
+ */
+export abstract class RealmChannelDirectory {
+  abstract activeChannelIds(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<Set<number>>;
 }

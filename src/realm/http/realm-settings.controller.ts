@@ -42,6 +42,12 @@ export class RealmSettingsController {
       disallowDisposableEmailAddresses: p.disallow_disposable_email_addresses,
       enableSpectatorAccess: p.enable_spectator_access,
       enableReadReceipts: p.enable_read_receipts,
+      channelSettings: {
+        moderationRequestChannelId: p.moderation_request_channel_id,
+        newStreamAnnouncementsStreamId: p.new_stream_announcements_stream_id,
+        signupAnnouncementsStreamId: p.signup_announcements_stream_id,
+        updateAnnouncementsStreamId: p.svc_update_announcements_stream_id ?? p.zulip_update_announcements_stream_id,
+      },
       groupSettings: Object.fromEntries(
         REALM_GROUP_SETTING_NAMES.filter((s) => groups[s] !== undefined).map((s) => [s, groups[s]!]),
       ),
@@ -50,6 +56,7 @@ export class RealmSettingsController {
     return {
       ...result.properties,
       ...Object.fromEntries(Object.entries(result.groupSettings).map(([k, v]) => [k, presentGroupSetting(v)])),
+      ...result.channelSettings,
     };
   }
 }

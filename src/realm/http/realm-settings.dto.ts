@@ -45,8 +45,14 @@ export class UpdateRealmDto {
   @PlainParam(literal(['all', 'moves', 'none']), optional) message_edit_history_visibility_policy?: 'all' | 'moves' | 'none';
   @LenientJsonParam(limit(), optional) message_retention_days?: number | string;
   @LenientJsonParam(limit(), optional) move_messages_between_streams_limit_seconds?: number | string;
+  @JsonParam(int(), optional) moderation_request_channel_id?: number;
   @LenientJsonParam(limit(), optional) move_messages_within_stream_limit_seconds?: number | string;
   @PlainParam(str({ maxLength: MAX_REALM_NAME_LENGTH }), optional) name?: string;
+  @JsonParam(int(), optional) new_stream_announcements_stream_id?: number;
+  @JsonParam(int(), optional) signup_announcements_stream_id?: number;
+  @JsonParam(int(), optional) svc_update_announcements_stream_id?: number;
   @PlainParam(literal(['allow_empty_topic', 'disable_empty_topic']), optional) topics_policy?: 'allow_empty_topic' | 'disable_empty_topic';
   @JsonParam(int({ min: 0 }), optional) waiting_period_threshold?: number;
+  /** Zulip's name for svc_update_announcements_stream_id, which Zulip's clients send. */
+  @JsonParam(int(), optional) zulip_update_announcements_stream_id?: number;
 }

@@ -1,4 +1,4 @@
-import { REALM_PROPERTY_API_NAMES, type RealmProperties, type RealmPropertyName } from '@app/domain/realm';
+import { REALM_PROPERTY_API_NAMES, type RealmChannelSettingChange, type RealmChannelSettingKey, type RealmProperties, type RealmPropertyName } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -37,6 +37,13 @@ async function getRealm(em: EntityManager, realmId: number, forUpdate = false): 
   if (!row) throw new Error(`no realm ${realmId}`);
   return camelRow<RealmRecord>(row);
 }
+
+const CHANNEL_SETTING_COLUMNS: Readonly<Record<RealmChannelSettingKey, string>> = {
+  moderationRequestChannelId: 'moderation_request_channel_id',
+  newStreamAnnouncementsStreamId: 'new_stream_announcements_stream_id',
+  signupAnnouncementsStreamId: 'signup_announcements_stream_id',
+  updateAnnouncementsStreamId: 'update_announcements_stream_id',
+};
 
 type DomainRow = { id: number; domain: string; allow_subdomains: boolean };
 const toDomain = (r: DomainRow): RealmDomainRecord => ({ id: r.id, domain: r.domain, allowSubdomains: r.allow_subdomains });
@@ -107,6 +114,13 @@ export class TypeOrmRealmRepository extends RealmRepository {
     // Column names come from the fixed property table, never from the request.
     const sets = keys.map((k, i) => `${REALM_PROPERTY_API_NAMES[k]} = $${i + 2}`);
     await this.em.query(`UPDATE realms SET ${sets.join(', ')} WHERE id = $1`, [realmId, ...keys.map((k) => changes[k])]);
+  }
+
+  async setChannelSettings(realmId: number, changes: readonly RealmChannelSettingChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    // Column names come from the fixed setting table, never from the request.
+    const sets = changes.map((c, i) => `${CHANNEL_SETTING_COLUMNS[c.key]} = $${i + 2}`);
+    await this.em.query(`UPDATE realms SET ${sets.join(', ')} WHERE id = $1`, [realmId, ...changes.map((c) => c.channelId)]);
   }
 
   async findDomain(realmId: number, domain: string): Promise<RealmDomainRecord | null> {

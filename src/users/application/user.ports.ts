@@ -148,6 +148,15 @@ export abstract class NewUserChannels {
 }
 
 /**
+ * The Notification Bot's sign-up announcement (Zulip's notify_new_user): "… joined this
+ * organization." in the organization's sign-up announcements channel, when it has one. Owned
+ * here, implemented by the messages context; bound in src/app.
+ */
+export abstract class NewUserAnnouncements {
+  abstract userJoined(tx: Tx, realmId: number, user: { id: number; fullName: string }, now: Date): Promise<void>;
+}
+
+/**
  * What follows a change of a user's presence_enabled setting: Zulip updates their presence at
  * once (on: active now; off: shown offline) and tells everyone. Owned here, implemented by the
  * presence context (which depends on users, not the other way round); bound in src/app.

@@ -28,7 +28,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
 import { NewAccounts } from './new-accounts.js';
-import { NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
+import { NewUserAnnouncements, NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
 import { CustomProfileFieldQueries } from './custom-profile-fields.ports.js';
 import { presentProfileData } from './custom-profile-fields.views.js';
 import { ProfileData, type ProfileDataItem } from './profile-data.js';
@@ -71,6 +71,7 @@ export class UsersService {
     private readonly rules: AccountRules,
     private readonly config: ServerConfig,
     private readonly newUserChannels: NewUserChannels,
+    private readonly announcements: NewUserAnnouncements,
     private readonly accounts: NewAccounts,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly profileData: ProfileData,
@@ -119,6 +120,7 @@ export class UsersService {
       // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
       const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
       tx.afterCommit(toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]));
+      await this.announcements.userJoined(tx, actor.realmId, { id: userId, fullName }, this.clock.now());
       return userId;
     });
   }

@@ -168,7 +168,17 @@ describe('default channels, retention, archiving, topics policy, folders', () =>
     const { policy } = await createChannels(t, ['policy'], { as: member });
     expectSuccess(await patch(policy, { topics_policy: 'disable_empty_topic' }, member));
     expect((await stream(policy)).topics_policy).toBe('disable_empty_topic');
-    expectSuccess(await patch(policy, { topics_policy: 'empty_topic_only' }, member));
+    // The channel's creation notice sits in "channel events": a named topic, as in Zulip.
+    expectError(
+      await patch(policy, { topics_policy: 'empty_topic_only' }, member),
+      400,
+      'To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.',
+      'BAD_REQUEST',
+      { empty_topic_display_name: 'general chat' },
+    );
+    const { quiet } = await createChannels(t, ['quiet'], { as: member, form: { topics_policy: JSON.stringify('empty_topic_only') } });
+    expect((await stream(quiet)).topics_policy).toBe('empty_topic_only');
+    expectSuccess(await patch(quiet, { topics_policy: 'empty_topic_only' }, member));
     expectError(await patch(policy, { topics_policy: 'bogus' }), 400, 'Invalid topics_policy');
   });
 

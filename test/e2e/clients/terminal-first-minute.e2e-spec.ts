@@ -91,7 +91,7 @@ describe('the first minute of a terminal client', () => {
     expect(state.subscriptions.map((s: { name: string }) => s.name).sort()).toEqual(expect.arrayContaining(['design', 'ops']));
     expect(state.subscriptions.find((s: { name: string }) => s.name === 'design').subscribers).toEqual(expect.arrayContaining([me.id, friend.id]));
     expect(state.user_settings).toMatchObject({ twenty_four_hour_time: expect.any(Boolean), default_language: expect.any(String) });
-    expect(state.unread_msgs.count).toBe(4);
+    expect(state.unread_msgs.count).toBe(6); // 4 messages and the two channels' creation notices
 
     const messages = await t.get('messages', {
       as: me,
@@ -105,7 +105,7 @@ describe('the first minute of a terminal client', () => {
     for (const s of state.subscriptions as { stream_id: number; name: string }[]) {
       const topics = await t.get(`users/me/${s.stream_id}/topics`, { as: me });
       expectSuccess(topics);
-      if (s.stream_id === ch.design) expect(topics.body.topics.map((x: { name: string }) => x.name)).toEqual(['fonts', 'colours']);
+      if (s.stream_id === ch.design) expect(topics.body.topics.map((x: { name: string }) => x.name)).toEqual(['fonts', 'colours', 'channel events']);
     }
 
     const presence = await t.post('users/me/presence', { as: me, form: { status: 'active', new_user_input: true } });

@@ -145,6 +145,8 @@ describe('the new-user flow of issue 6', () => {
 
   it('updates first_message_id when the first message of a channel is deleted', async () => {
     const { firsts } = await createChannels(t, ['firsts']);
+    // Without the creation notice, which would stay the channel's first message.
+    expectSuccess(await t.post(`streams/${firsts}/delete_topic`, { form: { topic_name: 'channel events' } }));
     const a = await EventClient.register(t, alice, { event_types: ['stream'] });
     const post = (content: string) => t.post('messages', { form: { type: 'stream', to: 'firsts', topic: 't', content } });
     const first = (await post('one')).body.id;

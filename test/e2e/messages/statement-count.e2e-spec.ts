@@ -11,7 +11,8 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
  * The statements each request cost before the domain-model refactor (issue 11): a change may
  * lower them, never raise them without saying so here.
  */
-const CEILING = { send: 22, flag: 9, move: 33, subscribe: 32 };
+// subscribe: creating the channel now includes the Notification Bot's creation notice (8 statements).
+const CEILING = { send: 22, flag: 9, move: 33, subscribe: 40 };
 
 let t: TestApp;
 let counter: StatementCounter;

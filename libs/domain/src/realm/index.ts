@@ -6,3 +6,4 @@ export * from './realm-domain.js';
 export * from './realm-settings.js';
 export * from './realm-settings-update.js';
 export * from './uri-template.js';
+export * from './announcement-channels.js';

@@ -1,0 +1,28 @@
+import type { ChannelNoticeText } from '@app/domain/channels';
+import { Injectable } from '@nestjs/common';
+import { ChannelNotifications, type NoticePerson } from '../../channels/index.js';
+import type { Tx } from '../../shared/application/unit-of-work.js';
+import { NotificationBot } from './notification-bot.js';
+
+/** The channels context's Notification Bot messages, posted by the messages context. */
+@Injectable()
+export class NotificationBotChannelNotifications extends ChannelNotifications {
+  constructor(private readonly bot: NotificationBot) {
+    super();
+  }
+
+  async postInChannels(
+    tx: Tx,
+    realmId: number,
+    notices: readonly ChannelNoticeText[],
+    readBy: number | null,
+    mentioned: readonly NoticePerson[],
+    now: Date,
+  ): Promise<void> {
+    for (const notice of notices) await this.bot.postChannelNotice(tx, realmId, notice, readBy, mentioned, now);
+  }
+
+  async sendDirect(tx: Tx, realmId: number, messages: readonly { userId: number; content: string }[], mentioned: readonly NoticePerson[], now: Date): Promise<void> {
+    for (const m of messages) await this.bot.postDirectNotice(tx, realmId, m.userId, m.content, this.bot.render(m.content, mentioned), now);
+  }
+}
