@@ -79,7 +79,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   }
 
   async findById(realmId: number, channelId: number, forUpdate = false): Promise<Channel | null> {
-    const [c] = await this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
+    const [c] = await this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = $2::bigint ${forUpdate ? 'FOR UPDATE' : ''}`, [
       realmId,
       channelId,
     ]);
