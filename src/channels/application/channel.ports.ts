@@ -19,7 +19,8 @@ export interface NewChannel {
   topicsPolicy: TopicsPolicy;
   folderId: number | null;
   dateCreated: Date;
-  creatorId: number;
+  /** null for the channels a new organization starts with (Zulip's acting_user=None). */
+  creatorId: number | null;
   groupIds: Record<ChannelGroupSettingName, number>;
 }
 

@@ -148,6 +148,16 @@ export abstract class NewUserChannels {
 }
 
 /**
+ * The channels of a new organization (Zulip's do_create_realm: `Zulip`, `sandbox`, `general`,
+ * see INITIAL_CHANNELS in @app/domain/channels): created public without a creator and made the
+ * default channels, before the owner joins. Owned here, implemented by the channels context;
+ * returns the new channels' ids by name (`general` is the one Zulip's announcement settings use).
+ */
+export abstract class OrganizationChannels {
+  abstract createInitialChannels(tx: Tx, realmId: number, now: Date): Promise<Map<string, number>>;
+}
+
+/**
  * What follows a change of a user's presence_enabled setting: Zulip updates their presence at
  * once (on: active now; off: shown offline) and tells everyone. Owned here, implemented by the
  * presence context (which depends on users, not the other way round); bound in src/app.

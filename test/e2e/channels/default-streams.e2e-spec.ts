@@ -147,3 +147,30 @@ describe('default channels elsewhere', () => {
     expect([...subs].sort((a: number, b: number) => a - b)).toEqual(ids);
   });
 });
+
+describe('a new organization', () => {
+  it('starts with Zulip’s three public default channels, its owner subscribed to them', async () => {
+    const fresh = await t.createOrganization('fresh', 'founder@example.com');
+    const streams = ((await t.get('streams', { as: fresh })).body.streams as Record<string, unknown>[]).sort(
+      (a, b) => (a.stream_id as number) - (b.stream_id as number),
+    );
+    // Created in Zulip's order: Zulip, sandbox, general.
+    expect(streams.map((s) => [s.name, s.description, s.invite_only, s.is_web_public, s.history_public_to_subscribers, s.creator_id])).toEqual([
+      ['Zulip', 'Questions and discussion about using Zulip.', false, false, true, null],
+      ['sandbox', 'Experiment with Zulip here. :test_tube:', false, false, true, null],
+      ['general', 'For team-wide conversations', false, false, true, null],
+    ]);
+    const byName = Object.fromEntries(streams.map((s) => [s.name, s.stream_id as number]));
+    const state = (await t.post('register', { as: fresh, form: { fetch_event_types: ['default_streams', 'subscription'] } })).body;
+    expect(state.realm_default_streams).toEqual([byName.Zulip, byName.sandbox, byName.general]);
+    expect(state.subscriptions.map((s: { stream_id: number }) => s.stream_id).sort((a: number, b: number) => a - b)).toEqual(
+      state.realm_default_streams,
+    );
+    // Nobody administers them but the organization's administrators (no creator).
+    const nobody = (await t.get('user_groups', { as: fresh })).body.user_groups.find((g: { name: string }) => g.name === 'role:nobody').id;
+    expect(streams.every((s) => s.can_administer_channel_group === nobody)).toBe(true);
+    // Nothing leaks into the first organization.
+    const mine = (await t.get('streams', { query: { include_all: true } })).body.streams.map((s: { stream_id: number }) => s.stream_id);
+    for (const id of Object.values(byName)) expect(mine).not.toContain(id);
+  });
+});

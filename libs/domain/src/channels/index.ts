@@ -6,3 +6,4 @@ export * from './channel-name.js';
 export * from './channel-settings.js';
 export * from './subscription.js';
 export * from './subscription.policy.js';
+export * from './initial-channels.js';
