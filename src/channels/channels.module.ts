@@ -2,14 +2,14 @@ import { Module } from '@nestjs/common';
 import { ChannelReadsService } from './application/channel-reads.service.js';
 import { ChannelQueries } from './application/channel.ports.js';
 import { ChannelsService } from './application/channels.service.js';
-import { DefaultChannelSubscriptions, InitialChannels } from './application/default-channels.js';
+import { ChannelGroupUsageOfChannels, DefaultChannelSubscriptions, InitialChannels } from './application/default-channels.js';
 import { SubscriptionsService } from './application/subscriptions.service.js';
 import { ChannelsController } from './http/channels.controller.js';
 import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.js';
 
 @Module({
   controllers: [ChannelsController],
-  providers: [ChannelsService, SubscriptionsService, DefaultChannelSubscriptions, InitialChannels, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
-  exports: [ChannelQueries, DefaultChannelSubscriptions, InitialChannels],
+  providers: [ChannelsService, SubscriptionsService, DefaultChannelSubscriptions, InitialChannels, ChannelGroupUsageOfChannels, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
+  exports: [ChannelQueries, DefaultChannelSubscriptions, InitialChannels, ChannelGroupUsageOfChannels],
 })
 export class ChannelsModule {}

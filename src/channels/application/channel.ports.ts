@@ -112,6 +112,8 @@ export abstract class ChannelQueries {
   /** The organization's active users (bots included) with their roles: event recipients. */
   abstract activeUsers(realmId: number): Promise<{ id: number; role: number }[]>;
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+  /** Channels that are not archived whose permission settings hold one of these groups, by id, with those settings. */
+  abstract channelsUsingGroups(realmId: number, groupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {

@@ -3,7 +3,7 @@ import { paragraphHtml } from '@app/domain/shared';
 import { SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import { NewUserChannels, OrganizationChannels } from '../../users/index.js';
+import { ChannelGroupUsage, NewUserChannels, OrganizationChannels } from '../../users/index.js';
 import { subscriptionChangeEvents } from './channel.events.js';
 
 /** New human users join the organization's default channels (archived ones are not default). */
@@ -55,5 +55,13 @@ export class InitialChannels extends OrganizationChannels {
     }
     await tx.channels.setDefault(realmId, [...ids.values()], true);
     return ids;
+  }
+}
+
+/** Which channels use a user group in a permission setting (deactivating the group is refused). */
+@Injectable()
+export class ChannelGroupUsageOfChannels extends ChannelGroupUsage {
+  channelsUsing(tx: Tx, realmId: number, settingGroupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]> {
+    return tx.channelQueries.channelsUsingGroups(realmId, settingGroupIds);
   }
 }
