@@ -56,6 +56,12 @@ export class InitialChannels extends OrganizationChannels {
     await tx.channels.setDefault(realmId, [...ids.values()], true);
     return ids;
   }
+
+  async subscribeFounder(tx: Tx, realmId: number, userId: number): Promise<void> {
+    const channelIds = [...(await tx.channels.defaultChannelIds(realmId))].sort((a, b) => a - b);
+    const { joined } = joinChannels([userId], channelIds, new Map(), new Map(), new Map());
+    await tx.subscriptions.save(realmId, joined);
+  }
 }
 
 /** Which channels use a user group in a permission setting (deactivating the group is refused). */

@@ -8,7 +8,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { NewAccounts } from './new-accounts.js';
-import { NewUserChannels, OrganizationChannels } from './user.ports.js';
+import { OrganizationChannels } from './user.ports.js';
 
 export const NOTIFICATION_BOT = { localPart: 'notification-bot', fullName: 'Notification Bot' };
 export const EMAIL_GATEWAY_BOT = { localPart: 'emailgateway', fullName: 'Email Gateway' };
@@ -48,7 +48,6 @@ export class BootstrapService implements OnApplicationBootstrap {
     private readonly config: ServerConfig,
     private readonly logger: AppLogger,
     private readonly organizationChannels: OrganizationChannels,
-    private readonly newUserChannels: NewUserChannels,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -103,7 +102,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       bot: null,
       waitingPeriodDays: 0,
     });
-    await this.newUserChannels.subscribeToDefaultChannels(tx, realmId, ownerId);
+    await this.organizationChannels.subscribeFounder(tx, realmId, ownerId);
     const botDomain = this.config.botDomainFor(org.stringId);
     for (const bot of [NOTIFICATION_BOT, EMAIL_GATEWAY_BOT]) {
       await this.accounts.insert(tx, {

@@ -184,6 +184,8 @@ export abstract class NewUserChannels {
  */
 export abstract class OrganizationChannels {
   abstract createInitialChannels(tx: Tx, realmId: number, now: Date): Promise<Map<string, number>>;
+  /** The new organization's owner joins its default channels (no events: nobody can listen yet). */
+  abstract subscribeFounder(tx: Tx, realmId: number, userId: number): Promise<void>;
 }
 
 /**

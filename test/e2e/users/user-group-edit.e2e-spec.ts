@@ -84,7 +84,8 @@ describe('PATCH /user_groups/{id}', () => {
     const patch = (form: Record<string, unknown>, as: Account = alice, id = gid) => t.patch(`user_groups/${id}`, { as, form });
     expectError(await patch({}), 400, 'No new data supplied');
     expectError(await patch({ name: 'x' }, alice, 999_999), 400, 'Invalid user group');
-    expectError(await patch({ name: 'x' }, alice, 2 ** 40), 400, 'Invalid user group');
+    // An id beyond the integers ids can be is no route here (the server's convention for path ids).
+    expectError(await patch({ name: 'x' }, alice, 2 ** 40), 404, 'Not Found', 'NOT_FOUND');
     const foreign = (await t.post('user_groups/create', { as: otherOwner, form: { name: 'theirs', description: '', members: [] } })).body.group_id;
     expectError(await patch({ name: 'x' }, alice, foreign), 400, 'Invalid user group');
     expectError(await patch({ name: 'x' }, t.owner, system['role:members']), 400, 'Insufficient permission');
@@ -97,7 +98,7 @@ describe('PATCH /user_groups/{id}', () => {
     expectError(await patch({ deactivated: 'yes' }), 400, 'deactivated is not valid JSON');
     // A later setting's error undoes the earlier changes of the same request.
     expectError(await patch({ description: 'changed', can_mention_group: { new: 999_999 } }), 400, 'Invalid user group');
-    expectError(await patch({ name: 'fine', can_mention_group: { new: system['role:members'], old: system['role:nobody'] } }), 400, "'old' value does not match the expected value.", 'EXPECTATION_MISMATCH');
+    expectError(await patch({ name: 'fine', can_mention_group: { new: system['role:members'], old: system['role:nobody'] } }), 400, "'old' value does not match the expected value.", 'EXPECTATION_MISMATCH', { field_name: 'old' });
     expectError(await patch({ can_manage_group: { new: system['role:internet'] } }), 400, "'can_manage_group' setting cannot be set to 'role:internet' group.");
     expectError(await patch({ can_mention_group: { new: foreign } }), 400, 'Invalid user group');
     expectError(await patch({ can_mention_group: system['role:members'] }), 400, 'can_mention_group is not a dict');
@@ -126,7 +127,7 @@ async function groupEventsAfter(c: EventClient): Promise<Record<string, unknown>
 describe('POST /user_groups/{id}/deactivate', () => {
   it('deactivates: update for clients that list deactivated groups, remove for the others; lists and register agree', async () => {
     const gid = await newGroup();
-    const modern = await EventClient.register(t, bob, { client_capabilities: { include_deactivated_groups: true } });
+    const modern = await EventClient.register(t, bob, { client_capabilities: { notification_settings_null: false, include_deactivated_groups: true } });
     const legacy = await EventClient.register(t, guest);
     const other = await EventClient.register(t, otherOwner);
     expectSuccess(await t.post(`user_groups/${gid}/deactivate`, { as: alice }));
@@ -137,7 +138,7 @@ describe('POST /user_groups/{id}/deactivate', () => {
     expect(await groupEvents(other)).toEqual([]);
     expect(await listed(gid, false)).toBeUndefined();
     expect(await listed(gid, true)).toMatchObject({ deactivated: true });
-    const withCap = (await t.post('register', { as: bob, form: { fetch_event_types: ['realm_user_groups'], client_capabilities: { include_deactivated_groups: true } } })).body;
+    const withCap = (await t.post('register', { as: bob, form: { fetch_event_types: ['realm_user_groups'], client_capabilities: { notification_settings_null: false, include_deactivated_groups: true } } })).body;
     expect(withCap.realm_user_groups.find((g: { id: number }) => g.id === gid)).toMatchObject({ deactivated: true });
     const without = (await t.post('register', { as: bob, form: { fetch_event_types: ['realm_user_groups'] } })).body;
     expect(without.realm_user_groups.find((g: { id: number }) => g.id === gid)).toBeUndefined();
@@ -147,13 +148,13 @@ describe('POST /user_groups/{id}/deactivate', () => {
   it('a deactivated group can be renamed (only listing clients hear it) and reactivated with deactivated=false', async () => {
     const gid = await newGroup();
     expectSuccess(await t.post(`user_groups/${gid}/deactivate`, { as: alice }));
-    const modern = await EventClient.register(t, bob, { client_capabilities: { include_deactivated_groups: true } });
+    const modern = await EventClient.register(t, bob, { client_capabilities: { notification_settings_null: false, include_deactivated_groups: true } });
     const legacy = await EventClient.register(t, guest);
     expectSuccess(await t.patch(`user_groups/${gid}`, { as: alice, form: { name: `revived ${gid}` } }));
     await modern.next();
     expect(await groupEventsAfter(modern)).toEqual([{ type: 'user_group', op: 'update', group_id: gid, data: { name: `revived ${gid}` } }]);
     expect(await groupEvents(legacy)).toEqual([]);
-    const m2 = await EventClient.register(t, bob, { client_capabilities: { include_deactivated_groups: true } });
+    const m2 = await EventClient.register(t, bob, { client_capabilities: { notification_settings_null: false, include_deactivated_groups: true } });
     const l2 = await EventClient.register(t, guest);
     expectSuccess(await t.patch(`user_groups/${gid}`, { as: alice, form: { deactivated: false } }));
     await m2.next();
