@@ -1,12 +1,12 @@
 import type { Provider } from '@nestjs/common';
-import { DefaultChannelSubscriptions } from '../channels/application/default-channels.js';
+import { ChannelGroupUsageOfChannels, DefaultChannelSubscriptions, InitialChannels } from '../channels/application/default-channels.js';
 import { PresenceSettingReaction } from '../presence/application/presence-setting.reaction.js';
 import { RealmChannelDirectory, WaitingPeriodEffects } from '../realm/application/realm.ports.js';
 import { ChannelsForRealmSettings } from '../channels/application/realm-channel-directory.js';
 import { ChannelNotifications } from '../channels/application/channel.ports.js';
 import { NotificationBotChannelNotifications } from '../messages/application/channel-notifications.js';
 import { FullMembersRefresh } from '../users/application/full-members.js';
-import { NewUserAnnouncements, NewUserChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
+import { ChannelGroupUsage, NewUserAnnouncements, NewUserChannels, OrganizationChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
 import { SignupAnnouncements } from '../messages/application/signup-announcements.js';
 
 /**
@@ -16,6 +16,10 @@ import { SignupAnnouncements } from '../messages/application/signup-announcement
 export const CrossContextPorts: Provider[] = [
   // users owns it, channels implements it: a new user joins the default channels.
   { provide: NewUserChannels, useExisting: DefaultChannelSubscriptions },
+  // users owns it, channels implements it: a new organization starts with Zulip's three default channels.
+  { provide: OrganizationChannels, useExisting: InitialChannels },
+  // users owns it, channels implements it: a group a channel's setting uses cannot be deactivated.
+  { provide: ChannelGroupUsage, useExisting: ChannelGroupUsageOfChannels },
   // realm owns it, users implements it: a new waiting period changes who is a full member.
   { provide: WaitingPeriodEffects, useExisting: FullMembersRefresh },
   // realm owns it, channels implements it: the channel-valued settings name active channels.

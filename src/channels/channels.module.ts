@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChannelReadsService } from './application/channel-reads.service.js';
 import { ChannelQueries } from './application/channel.ports.js';
 import { ChannelsService } from './application/channels.service.js';
-import { DefaultChannelSubscriptions } from './application/default-channels.js';
+import { ChannelGroupUsageOfChannels, DefaultChannelSubscriptions, InitialChannels } from './application/default-channels.js';
 import { ChannelsForRealmSettings } from './application/realm-channel-directory.js';
 import { SubscriptionNotices } from './application/subscription-notices.js';
 import { SubscriptionsService } from './application/subscriptions.service.js';
@@ -11,7 +11,17 @@ import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.
 
 @Module({
   controllers: [ChannelsController],
-  providers: [ChannelsService, SubscriptionsService, DefaultChannelSubscriptions, ChannelsForRealmSettings, SubscriptionNotices, ChannelReadsService, { provide: ChannelQueries, useClass: TypeOrmChannelQueries }],
-  exports: [ChannelQueries, DefaultChannelSubscriptions, ChannelsForRealmSettings],
+  providers: [
+    ChannelsService,
+    SubscriptionsService,
+    DefaultChannelSubscriptions,
+    InitialChannels,
+    ChannelGroupUsageOfChannels,
+    ChannelsForRealmSettings,
+    SubscriptionNotices,
+    ChannelReadsService,
+    { provide: ChannelQueries, useClass: TypeOrmChannelQueries },
+  ],
+  exports: [ChannelQueries, DefaultChannelSubscriptions, InitialChannels, ChannelGroupUsageOfChannels, ChannelsForRealmSettings],
 })
 export class ChannelsModule {}

@@ -13,7 +13,7 @@ import { badRequest, insufficientPermission, paragraphHtml } from '@app/domain/s
 import { type Actor, type GroupSettingValue, isAdmin, isOwner, normaliseGroupSetting, SystemGroup } from '@app/domain/users';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { type ActorFacts, canSetDeleteMessagePolicy, canSetTopicsPolicy, holdsRealmSetting, validateChannelGroupSetting } from './actor-facts.js';
-import { streamCreateEvents } from './channel.events.js';
+import { defaultChannelsEvent, streamCreateEvents } from './channel.events.js';
 
 /** One channel a request names (and creates when it does not exist). */
 export interface SubscriptionRequestItem {
@@ -126,7 +126,10 @@ export async function createChannels(
     });
     created.push((await tx.channels.findById(realmId, id))!);
   }
-  if (isDefault) await tx.channels.setDefault(realmId, created.map((c) => c.id), true);
   tx.afterCommit(await streamCreateEvents(tx, realmId, created.map((c) => c.id)));
+  if (isDefault && created.length > 0) {
+    await tx.channels.setDefault(realmId, created.map((c) => c.id), true);
+    tx.afterCommit([await defaultChannelsEvent(tx, realmId)]);
+  }
   return created;
 }

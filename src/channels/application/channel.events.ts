@@ -6,7 +6,7 @@ import {
   type SubscriptionPair,
   unsubscribingHides,
 } from '@app/domain/channels';
-import type { Role } from '@app/domain/users';
+import { isGuest, type Role } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { MutedTopic, SubscriptionRecord } from './channel.ports.js';
@@ -240,4 +240,14 @@ async function archivingEvents(
     { ...update, capability: { name: 'archived_channels', has: true } },
     { realmId, event: legacy, userIds: update.userIds, capability: { name: 'archived_channels', has: false } },
   ];
+}
+
+/**
+ * Zulip's notify_default_streams: the ids of every default channel, for the organization's active
+ * users who are not guests (guests' realm_default_streams is always empty).
+ */
+export async function defaultChannelsEvent(tx: Tx, realmId: number): Promise<ClientEvent> {
+  const ids = await tx.channelQueries.defaultChannelIds(realmId);
+  const recipients = (await tx.channelQueries.activeUsers(realmId)).filter((u) => !isGuest(u.role as Role)).map((u) => u.id);
+  return { realmId, event: { type: 'default_streams', default_streams: ids }, userIds: recipients };
 }

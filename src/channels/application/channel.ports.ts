@@ -20,7 +20,8 @@ export interface NewChannel {
   topicsPolicy: TopicsPolicy;
   folderId: number | null;
   dateCreated: Date;
-  creatorId: number;
+  /** null for the channels a new organization starts with (Zulip's acting_user=None). */
+  creatorId: number | null;
   groupIds: Record<ChannelGroupSettingName, number>;
 }
 
@@ -114,6 +115,8 @@ export abstract class ChannelQueries {
   /** The organization's active users (bots included) with their roles: event recipients. */
   abstract activeUsers(realmId: number): Promise<{ id: number; role: number }[]>;
   abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+  /** Channels that are not archived whose permission settings hold one of these groups, by id, with those settings. */
+  abstract channelsUsingGroups(realmId: number, groupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]>;
 }
 
 /** Someone a notice mentions (silently), by id and full name. */

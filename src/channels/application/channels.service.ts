@@ -1,6 +1,8 @@
 import { SubscriptionNotices } from './subscription-notices.js';
 import {
   assertCanChangeDefault,
+  assertCanMakeDefault,
+  assertCanRemoveDefault,
   Channel,
   CHANNEL_GROUP_SETTINGS,
   channelAlreadyExists,
@@ -42,7 +44,7 @@ import {
   resolvePrincipals,
   validateChannelGroupSetting,
 } from './actor-facts.js';
-import { channelChangeEvents } from './channel.events.js';
+import { channelChangeEvents, defaultChannelsEvent } from './channel.events.js';
 import { assertCanChooseTopicsPolicy, type ChannelCreationOptions, createChannels } from './channel-creation.js';
 import { subscribeUsers } from './subscriptions.service.js';
 
@@ -185,7 +187,7 @@ export class ChannelsService {
     );
     if (req.isDefaultStream !== undefined) {
       assertCanChangeDefault(actor.role, channel, req.isDefaultStream);
-      await tx.channels.setDefault(actor.realmId, [channel.id], req.isDefaultStream);
+      await this.setDefault(tx, actor.realmId, channel.id, req.isDefaultStream, defaults.has(channel.id));
     }
   }
 
@@ -219,13 +221,46 @@ export class ChannelsService {
     }
   }
 
+  /**
+   * Zulip's do_add_default_stream / do_remove_default_stream: adding an existing default channel
+   * changes nothing and tells nobody; removing always tells the organization's non-guests.
+   */
+  private async setDefault(tx: Tx, realmId: number, channelId: number, makeDefault: boolean, isDefault: boolean): Promise<void> {
+    if (makeDefault && isDefault) return;
+    await tx.channels.setDefault(realmId, [channelId], makeDefault);
+    tx.afterCommit([await defaultChannelsEvent(tx, realmId)]);
+  }
+
+  /** POST /default_streams (administrators; the guard has checked the role). */
+  async addDefaultChannel(actor: Actor, channelId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const facts = await this.facts(tx, actor);
+      const channel = await tx.channels.findById(actor.realmId, channelId, true);
+      assertCanMakeDefault(channel, facts.viewer, channel !== null && (await this.isSubscribed(tx, actor.userId, channelId)));
+      const defaults = await tx.channels.defaultChannelIds(actor.realmId);
+      await this.setDefault(tx, actor.realmId, channel.id, true, defaults.has(channel.id));
+    });
+  }
+
+  /** DELETE /default_streams (administrators; the guard has checked the role). */
+  async removeDefaultChannel(actor: Actor, channelId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const facts = await this.facts(tx, actor);
+      const channel = await tx.channels.findById(actor.realmId, channelId, true);
+      assertCanRemoveDefault(channel, facts.viewer, channel !== null && (await this.isSubscribed(tx, actor.userId, channelId)));
+      await this.setDefault(tx, actor.realmId, channel.id, false, true);
+    });
+  }
+
   /** DELETE /streams/{id}: archive (subscriptions and messages stay). */
   async archiveChannel(actor: Actor, channelId: number): Promise<void> {
     await this.uow.run(async (tx) => {
       const facts = await this.facts(tx, actor);
       const { channel } = await this.loadForAdministration(tx, actor, facts, channelId);
       channel.archive();
-      await tx.channels.setDefault(actor.realmId, [channel.id], false);
+      // Zulip's do_deactivate_stream: a default channel stops being one, and clients are told.
+      const wasDefault = (await tx.channels.defaultChannelIds(actor.realmId)).has(channel.id);
+      if (wasDefault) await this.setDefault(tx, actor.realmId, channel.id, false, true);
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), {});
       tx.afterCommit(await channelChangeEvents(tx, actor.realmId, channel, channel.pullEvents()));
     });

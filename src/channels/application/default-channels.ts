@@ -1,7 +1,9 @@
-import { joinChannels } from '@app/domain/channels';
+import { CHANNEL_GROUP_SETTING_NAMES, CHANNEL_GROUP_SETTINGS, type ChannelGroupSettingName, INITIAL_CHANNELS, joinChannels } from '@app/domain/channels';
+import { paragraphHtml } from '@app/domain/shared';
+import { SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import { NewUserChannels } from '../../users/index.js';
+import { ChannelGroupUsage, NewUserChannels, OrganizationChannels } from '../../users/index.js';
 import { subscriptionChangeEvents } from './channel.events.js';
 
 /** New human users join the organization's default channels (archived ones are not default). */
@@ -13,5 +15,59 @@ export class DefaultChannelSubscriptions extends NewUserChannels {
     const { joined } = joinChannels([userId], channelIds, new Map(), new Map(), new Map());
     await tx.subscriptions.save(realmId, joined);
     tx.afterCommit(await subscriptionChangeEvents(tx, realmId, joined.flatMap((s) => s.pullEvents()), new Map()));
+  }
+}
+
+/**
+ * The channels a new organization starts with (Zulip's do_create_realm, ensure_stream with no
+ * acting user): public, history public, every permission at its system-group default, and
+ * `can_administer_channel_group` at role:nobody since there is no creator. All become default channels.
+ * No client can have a queue in an organization that does not exist yet, so no events are sent.
+ */
+@Injectable()
+export class InitialChannels extends OrganizationChannels {
+  async createInitialChannels(tx: Tx, realmId: number, now: Date): Promise<Map<string, number>> {
+    const system = await tx.groupSettings.systemGroupIds(realmId);
+    const groupIds = Object.fromEntries(
+      CHANNEL_GROUP_SETTING_NAMES.map((name) => {
+        const def = CHANNEL_GROUP_SETTINGS[name].default;
+        return [name, system.get(def === 'channel_creator' ? SystemGroup.NOBODY : def)!];
+      }),
+    ) as Record<ChannelGroupSettingName, number>;
+    const ids = new Map<string, number>();
+    for (const c of INITIAL_CHANNELS) {
+      const id = await tx.channels.insert({
+        realmId,
+        name: c.name,
+        description: c.description,
+        renderedDescription: paragraphHtml(c.description),
+        inviteOnly: false,
+        isWebPublic: false,
+        historyPublicToSubscribers: true,
+        messageRetentionDays: null,
+        topicsPolicy: 'inherit',
+        folderId: null,
+        dateCreated: now,
+        creatorId: null,
+        groupIds,
+      });
+      ids.set(c.name, id);
+    }
+    await tx.channels.setDefault(realmId, [...ids.values()], true);
+    return ids;
+  }
+
+  async subscribeFounder(tx: Tx, realmId: number, userId: number): Promise<void> {
+    const channelIds = [...(await tx.channels.defaultChannelIds(realmId))].sort((a, b) => a - b);
+    const { joined } = joinChannels([userId], channelIds, new Map(), new Map(), new Map());
+    await tx.subscriptions.save(realmId, joined);
+  }
+}
+
+/** Which channels use a user group in a permission setting (deactivating the group is refused). */
+@Injectable()
+export class ChannelGroupUsageOfChannels extends ChannelGroupUsage {
+  channelsUsing(tx: Tx, realmId: number, settingGroupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]> {
+    return tx.channelQueries.channelsUsingGroups(realmId, settingGroupIds);
   }
 }

@@ -14,6 +14,7 @@ import { presentChannel, presentFolder, presentSubscription } from '../applicati
 import {
   CreateChannelDto,
   CreateFolderDto,
+  DefaultStreamDto,
   EmailAddressDto,
   FoldersDto,
   MutedTopicDto,
@@ -74,6 +75,22 @@ export class ChannelsController {
       ...(r.unauthorized !== undefined ? { unauthorized: r.unauthorized } : {}),
       ...(r.newSubscriptionMessagesSent !== undefined ? { new_subscription_messages_sent: r.newSubscriptionMessagesSent } : {}),
     };
+  }
+
+  /** POST /default_streams (Zulip's add_default_stream). Zulip has no GET here: the route answers 405. */
+  @ApiPost('default_streams')
+  @Require('admin')
+  async addDefaultStream(@CurrentActor() actor: Actor, @ZulipParams() p: DefaultStreamDto) {
+    await this.channels.addDefaultChannel(actor, p.stream_id);
+    return {};
+  }
+
+  /** DELETE /default_streams (Zulip's remove_default_stream). */
+  @Delete('default_streams')
+  @Require('admin')
+  async removeDefaultStream(@CurrentActor() actor: Actor, @ZulipParams() p: DefaultStreamDto) {
+    await this.channels.removeDefaultChannel(actor, p.stream_id);
+    return {};
   }
 
   @Delete('users/me/subscriptions')

@@ -157,6 +157,11 @@ export class SubscriptionsDto {
   include_subscribers: boolean | 'partial';
 }
 
+/** POST and DELETE /default_streams. */
+export class DefaultStreamDto {
+  @JsonParam(int()) stream_id: number;
+}
+
 export class StreamIdDto {
   @PlainParam(str()) stream: string;
 }

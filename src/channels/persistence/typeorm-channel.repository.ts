@@ -79,7 +79,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   }
 
   async findById(realmId: number, channelId: number, forUpdate = false): Promise<Channel | null> {
-    const [c] = await this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [
+    const [c] = await this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = $2::bigint ${forUpdate ? 'FOR UPDATE' : ''}`, [
       realmId,
       channelId,
     ]);
@@ -251,6 +251,16 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   constructor(ds: DataSource) {
     super();
     this.em = ds.manager;
+  }
+
+  async channelsUsingGroups(realmId: number, groupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]> {
+    const rows: Record<string, number>[] = await this.em.query(
+      `SELECT id, ${SETTING_COLUMNS.join(', ')} FROM channels
+       WHERE realm_id = $1 AND NOT is_archived AND (${SETTING_COLUMNS.map((c) => `${c} = ANY($2::int[])`).join(' OR ')})
+       ORDER BY id`,
+      [realmId, groupIds],
+    );
+    return rows.map((r) => ({ channelId: r.id, settings: CHANNEL_GROUP_SETTING_NAMES.filter((s) => groupIds.includes(r[`${s}_id`])) }));
   }
 
   /** The same queries inside a transaction (they then see its uncommitted writes). */

@@ -17,9 +17,15 @@ export interface Capabilities {
   simplifiedPresenceEvents: boolean;
   /** Without it, settings changes also arrive as the legacy update_display_settings / update_global_notifications. */
   userSettingsObject?: boolean;
+  /** Deactivated user groups stay in the client's list (update events), else they are removed (remove events). */
+  includeDeactivatedGroups?: boolean;
 }
 
-const CAPABILITY_FLAGS = { archived_channels: 'archivedChannels', user_settings_object: 'userSettingsObject' } as const;
+const CAPABILITY_FLAGS = {
+  archived_channels: 'archivedChannels',
+  user_settings_object: 'userSettingsObject',
+  include_deactivated_groups: 'includeDeactivatedGroups',
+} as const;
 
 export interface QueueOptions {
   userId: number;

@@ -75,6 +75,8 @@ export interface ClientCapabilities {
   linkifierUrlTemplate: boolean;
   /** Without it, the settings also come as the legacy top-level keys. */
   userSettingsObject?: boolean;
+  /** realm_user_groups lists deactivated groups too. */
+  includeDeactivatedGroups?: boolean;
 }
 
 /**
@@ -108,7 +110,7 @@ export class RegisterService {
     if (want('realm')) Object.assign(state, realmSection(realm, settings, this.config));
     if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, realm, settings, clientGravatar));
     if (want('realm_user_groups')) {
-      const groups = await this.users.listGroups(actor.realmId, false);
+      const groups = await this.users.listGroups(actor.realmId, capabilities.includeDeactivatedGroups === true);
       state.realm_user_groups = groups.map(presentUserGroup);
     }
     if (want('realm_domains')) {

@@ -46,6 +46,7 @@ export class RegisterController {
         streamTypingNotifications: caps.stream_typing_notifications === true,
         simplifiedPresenceEvents: caps.simplified_presence_events === true,
         userSettingsObject: caps.user_settings_object === true,
+        includeDeactivatedGroups: caps.include_deactivated_groups === true,
       },
       lifespanSecs: p.queue_lifespan_secs,
     });
@@ -54,6 +55,7 @@ export class RegisterController {
     const state = await this.register.initialState(actor, want, p.client_gravatar, {
       linkifierUrlTemplate: caps.linkifier_url_template === true,
       userSettingsObject: caps.user_settings_object === true,
+      includeDeactivatedGroups: caps.include_deactivated_groups === true,
     });
     await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state, caps.empty_topic_name === true);
     await this.presence.fill(

@@ -19,7 +19,7 @@ export interface ClientEvent {
   /** Local echo: the sender's queue gets `local_message_id`. */
   readonly localEcho?: { readonly queueId: string; readonly localId: string };
   /** Only for queues whose client did (true) or did not (false) declare this capability. */
-  readonly capability?: { readonly name: 'archived_channels' | 'user_settings_object'; readonly has: boolean };
+  readonly capability?: { readonly name: 'archived_channels' | 'user_settings_object' | 'include_deactivated_groups'; readonly has: boolean };
 }
 
 /** Organization-wide events: one ClientEvent per payload, for every user of the organization. */

@@ -8,6 +8,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { NewAccounts } from './new-accounts.js';
+import { OrganizationChannels } from './user.ports.js';
 
 export const NOTIFICATION_BOT = { localPart: 'notification-bot', fullName: 'Notification Bot' };
 export const EMAIL_GATEWAY_BOT = { localPart: 'emailgateway', fullName: 'Email Gateway' };
@@ -29,8 +30,9 @@ export interface NewOrganization {
 
 /**
  * First start: creates the organization (REALM_NAME), its system groups and their nesting,
- * the default permission settings, the owner (OWNER_EMAIL / OWNER_PASSWORD) and the system
- * bots. Later starts only load it: the bootstrap variables are read only while no
+ * the default permission settings, Zulip's initial channels (`Zulip`, `sandbox`, `general`, the
+ * default channels), the owner (OWNER_EMAIL / OWNER_PASSWORD, who joins them) and the system
+ * bots (who do not). Later starts only load it: the bootstrap variables are read only while no
  * organization exists, and an advisory lock keeps two starting servers from both creating one.
  */
 @Injectable()
@@ -45,6 +47,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     private readonly clock: Clock,
     private readonly config: ServerConfig,
     private readonly logger: AppLogger,
+    private readonly organizationChannels: OrganizationChannels,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -69,11 +72,19 @@ export class BootstrapService implements OnApplicationBootstrap {
   }
 
   /** Creates an organization (used by the first start, and by tests for a second one). */
-  createOrganization(org: NewOrganization): Promise<number> {
-    return this.uow.run((tx) => this.createIn(tx, org));
+  async createOrganization(org: NewOrganization): Promise<number> {
+    return (await this.uow.run((tx) => this.create(tx, org))).realmId;
   }
 
   private async createIn(tx: Tx, org: NewOrganization): Promise<number> {
+    return (await this.create(tx, org)).realmId;
+  }
+
+  /**
+   * Zulip's do_create_realm then the owner's do_create_user. `initialChannelIds`: the initial
+   * channels' ids by name (`general` is where Zulip points the announcement settings).
+   */
+  private async create(tx: Tx, org: NewOrganization): Promise<{ realmId: number; initialChannelIds: Map<string, number> }> {
     const now = this.clock.now();
     const realmId = await tx.realms.insert({ stringId: org.stringId, name: org.name, dateCreated: now });
     const groups = await tx.groups.createSystemGroups(realmId);
@@ -81,6 +92,13 @@ export class BootstrapService implements OnApplicationBootstrap {
       realmId,
       Object.fromEntries(REALM_GROUP_SETTING_NAMES.map((s) => [s, groups.get(REALM_GROUP_SETTINGS[s].defaultGroup)!])),
     );
+    const initialChannelIds = await this.organizationChannels.createInitialChannels(tx, realmId, now);
+    // Zulip announces new channels and server updates in "general"; sign-ups are not announced.
+    const general = initialChannelIds.get('general')!;
+    await tx.realms.setChannelSettings(realmId, [
+      { key: 'newStreamAnnouncementsStreamId', sent: general, channelId: general },
+      { key: 'updateAnnouncementsStreamId', sent: general, channelId: general },
+    ]);
     const ownerId = await this.accounts.insert(tx, {
       realmId,
       email: org.ownerEmail,
@@ -90,6 +108,7 @@ export class BootstrapService implements OnApplicationBootstrap {
       bot: null,
       waitingPeriodDays: 0,
     });
+    await this.organizationChannels.subscribeFounder(tx, realmId, ownerId);
     const botDomain = this.config.botDomainFor(org.stringId);
     for (const bot of [NOTIFICATION_BOT, EMAIL_GATEWAY_BOT]) {
       await this.accounts.insert(tx, {
@@ -103,6 +122,6 @@ export class BootstrapService implements OnApplicationBootstrap {
       });
     }
     this.logger.info({ realmId, ownerId }, 'created an organization');
-    return realmId;
+    return { realmId, initialChannelIds };
   }
 }

@@ -1,14 +1,20 @@
 import { insufficientPermission } from '@app/domain/shared';
-import { USER_GROUP_SETTINGS, type UserGroupSettingName } from '@app/domain/realm';
+import { REALM_GROUP_SETTING_NAMES, USER_GROUP_SETTING_NAMES, USER_GROUP_SETTINGS, type UserGroupSettingName } from '@app/domain/realm';
 import {
   type Actor,
   assertCanAddMembers,
   assertCanAddSubgroups,
   assertCanRemoveMembers,
   assertCanRemoveSubgroups,
+  assertGroupNotInUse,
   assertSomethingToDo,
   checkUserGroupName,
+  expectationMismatch,
+  type GroupObjection,
+  groupSettingEquals,
   type GroupSettingValue,
+  isGuest,
+  noNewGroupData,
   invalidUserGroup,
   invalidUserGroupId,
   invalidUserId,
@@ -26,7 +32,16 @@ import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { presentUserGroup } from './user.views.js';
 import { SettingHolder } from './permissions.js';
-import { type UserGroupView, UserQueries } from './user.ports.js';
+import { ChannelGroupUsage, type UserGroupRecord, type UserGroupView, UserQueries } from './user.ports.js';
+import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
+
+/** PATCH /user_groups/{id}: the fields given (settings as {new, old} updates). */
+export interface UpdateGroupInput {
+  name?: string;
+  description?: string;
+  deactivated?: boolean;
+  settings: Partial<Record<UserGroupSettingName, { new: GroupSettingValue; old?: GroupSettingValue }>>;
+}
 
 export interface CreateGroupInput {
   name: string;
@@ -42,6 +57,7 @@ export class UserGroupsService {
     private readonly uow: UnitOfWork,
     private readonly queries: UserQueries,
     private readonly clock: Clock,
+    private readonly channelUsage: ChannelGroupUsage,
   ) {}
 
   listGroups(actor: Actor, includeDeactivated: boolean): Promise<UserGroupView[]> {
@@ -160,6 +176,135 @@ export class UserGroupsService {
         events.push({ type: 'user_group', op: 'remove_subgroups', group_id: groupId, direct_subgroup_ids: change.deleteSubgroups });
       }
       await this.notify(tx, realmId, events);
+    });
+  }
+
+  /**
+   * Zulip's access_user_group_for_update with can_manage_group: an unknown group (or another
+   * organization's) is `Invalid user group`; system groups and callers who hold neither the
+   * organization's can_manage_all_groups nor the group's can_manage_group (never guests) get
+   * `Insufficient permission`. Locks the group's row.
+   */
+  private async accessForManagement(tx: Tx, actor: Actor, groupId: number, allowDeactivated: boolean): Promise<UserGroupRecord & { name: string }> {
+    const group = await tx.groups.find(actor.realmId, groupId, true);
+    if (group === null || group.name === null) throw invalidUserGroup();
+    if (!allowDeactivated && group.deactivated) throw userGroupDeactivated();
+    if (group.isSystemGroup || isGuest(actor.role)) throw insufficientPermission();
+    const holder = new SettingHolder(actor, tx.realms, tx.groups);
+    if (!(await holder.holdsRealmSetting('can_manage_all_groups')) && !(await holder.holdsGroup(group.settings.can_manage_group))) {
+      throw insufficientPermission();
+    }
+    return group as UserGroupRecord & { name: string };
+  }
+
+  /** The group as the `user_group` `add` event and GET /user_groups show it, read on the transaction. */
+  private async groupView(tx: Tx, group: UserGroupRecord & { name: string }): Promise<UserGroupView> {
+    const settingIds = USER_GROUP_SETTING_NAMES.map((s) => group.settings[s]!);
+    const values = await tx.groups.settingValuesOf(settingIds);
+    return {
+      id: group.id,
+      name: group.name,
+      description: group.description,
+      creatorId: group.creatorId,
+      dateCreated: group.dateCreated,
+      isSystemGroup: false,
+      deactivated: false,
+      members: [...(await tx.groups.directMemberIds(group.id))].sort((a, b) => a - b),
+      directSubgroupIds: [...(await tx.groups.directSubgroupIds(group.id))].sort((a, b) => a - b),
+      settings: Object.fromEntries(USER_GROUP_SETTING_NAMES.map((s) => [s, values.get(group.settings[s]!)!])),
+    };
+  }
+
+  /**
+   * PATCH /user_groups/{id} (Zulip's edit_user_group): name, description, reactivation
+   * (`deactivated=false`), then each permission setting, all in one transaction; one `update`
+   * event per change, in that order. Unchanged values are no change and send nothing.
+   */
+  async updateGroup(actor: Actor, groupId: number, input: UpdateGroupInput): Promise<void> {
+    const settingUpdates = USER_GROUP_SETTING_NAMES.filter((s) => input.settings[s] !== undefined);
+    if (input.name === undefined && input.description === undefined && input.deactivated === undefined && settingUpdates.length === 0) {
+      throw noNewGroupData();
+    }
+    await this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const group = await this.accessForManagement(tx, actor, groupId, true);
+      const events: ClientEvent[] = [];
+      const update = (data: Record<string, unknown>, capability?: ClientEvent['capability']): ClientEvent => ({
+        ...toEveryone(realmId, [{ type: 'user_group', op: 'update', group_id: groupId, data }])[0],
+        ...(capability ? { capability } : {}),
+      });
+      const change: { name?: string; description?: string; deactivated?: boolean; settings: Record<string, number> } = { settings: {} };
+      if (input.name !== undefined && input.name !== group.name) {
+        const name = checkUserGroupName(input.name);
+        if (await tx.groups.namedGroupExists(realmId, name)) throw userGroupAlreadyExists(name);
+        change.name = name;
+        // Zulip's process_user_group_name_update_event: a deactivated group's new name only reaches clients that list such groups.
+        events.push(update({ name }, group.deactivated ? { name: 'include_deactivated_groups', has: true } : undefined));
+      }
+      if (input.description !== undefined && input.description !== group.description) {
+        change.description = input.description;
+        events.push(update({ description: input.description }));
+      }
+      if (input.deactivated === false && group.deactivated) {
+        change.deactivated = false;
+        events.push(update({ deactivated: false }, { name: 'include_deactivated_groups', has: true }));
+        const view = await this.groupView(tx, { ...group, name: change.name ?? group.name, description: change.description ?? group.description });
+        events.push({
+          ...toEveryone(realmId, [{ type: 'user_group', op: 'add', group: presentUserGroup(view) }])[0],
+          capability: { name: 'include_deactivated_groups', has: false },
+        });
+      }
+      if (settingUpdates.length > 0) {
+        const nobody = (await tx.groupSettings.systemGroupIds(realmId)).get(SystemGroup.NOBODY)!;
+        const current = await tx.groups.settingValuesOf(settingUpdates.map((s) => group.settings[s]!));
+        for (const setting of settingUpdates) {
+          const { new: wanted, old } = input.settings[setting]!;
+          const now = current.get(group.settings[setting]!)!;
+          const next = normaliseGroupSetting(wanted, nobody);
+          if (old !== undefined && !groupSettingEquals(normaliseGroupSetting(old, nobody), now)) throw expectationMismatch();
+          if (groupSettingEquals(next, now)) continue;
+          await this.validateSetting(tx, realmId, setting, next, USER_GROUP_SETTINGS[setting].config);
+          change.settings[setting] = await tx.groupSettings.store(realmId, next);
+          events.push(update({ [setting]: presentGroupSetting(next) }));
+        }
+      }
+      await tx.groups.update(groupId, change);
+      tx.afterCommit(events);
+    });
+  }
+
+  /**
+   * POST /user_groups/{id}/deactivate (Zulip's do_deactivate_user_group): refused while the group
+   * is a subgroup of an active group or held by a channel's, a group's or the organization's
+   * setting. Clients that list deactivated groups get `update` `{deactivated: true}`, the others `remove`.
+   */
+  async deactivateGroup(actor: Actor, groupId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      await this.accessForManagement(tx, actor, groupId, false);
+      const usage = await tx.groups.usage(realmId, groupId);
+      const objections: GroupObjection[] = [];
+      if (usage.supergroupIds.length > 0) objections.push({ type: 'subgroup', supergroup_ids: usage.supergroupIds });
+      for (const c of await this.channelUsage.channelsUsing(tx, realmId, usage.settingGroupIds)) {
+        objections.push({ type: 'channel', channel_id: c.channelId, settings: c.settings });
+      }
+      for (const g of usage.groups) objections.push({ type: 'user_group', group_id: g.groupId, settings: g.settings });
+      const realmSettings = await tx.realms.groupSettings(realmId);
+      // A realm setting uses the group when it is the group, or an anonymous group with it as a direct subgroup.
+      const realmUses = REALM_GROUP_SETTING_NAMES.filter((s) => {
+        const v = realmSettings[s];
+        return v === groupId || (typeof v === 'object' && v !== null && v.directSubgroups.includes(groupId));
+      });
+      if (realmUses.length > 0) objections.push({ type: 'realm', settings: realmUses });
+      assertGroupNotInUse(objections);
+      await tx.groups.update(groupId, { deactivated: true });
+      tx.afterCommit([
+        {
+          ...toEveryone(realmId, [{ type: 'user_group', op: 'update', group_id: groupId, data: { deactivated: true } }])[0],
+          capability: { name: 'include_deactivated_groups', has: true },
+        },
+        { ...toEveryone(realmId, [{ type: 'user_group', op: 'remove', group_id: groupId }])[0], capability: { name: 'include_deactivated_groups', has: false } },
+      ]);
     });
   }
 

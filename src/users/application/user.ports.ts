@@ -113,6 +113,35 @@ export abstract class UserGroupRepository {
   abstract settingValue(groupId: number): Promise<GroupSettingValue>;
   abstract settingValuesOf(groupIds: readonly number[]): Promise<Map<number, GroupSettingValue>>;
   abstract isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean>;
+  /** Renames, describes, (re)activates a named group and points its settings at stored groups (only the fields given). */
+  abstract update(
+    groupId: number,
+    change: { name?: string; description?: string; deactivated?: boolean; settings?: Readonly<Record<string, number>> },
+  ): Promise<void>;
+  /**
+   * What keeps a group from being deactivated (Zulip's access_user_group_for_deactivation), in
+   * three statements: its active named direct supergroups; the ids a setting may hold to use it
+   * (itself and its anonymous direct supergroups); the active named groups whose settings hold one.
+   */
+  abstract usage(realmId: number, groupId: number): Promise<GroupUsage>;
+}
+
+/** Where a user group is in use (see UserGroupRepository.usage). */
+export interface GroupUsage {
+  supergroupIds: number[];
+  /** The group itself and its anonymous direct supergroups: a setting holding one of these uses the group. */
+  settingGroupIds: number[];
+  /** Named groups that are not deactivated, with their settings that hold one of settingGroupIds, in setting order. */
+  groups: { groupId: number; settings: string[] }[];
+}
+
+/**
+ * Channels whose permission settings use a user group (a group about to be deactivated). Owned
+ * here, implemented by the channels context; bound in src/app.
+ */
+export abstract class ChannelGroupUsage {
+  /** Channels that are not archived whose settings hold one of `settingGroupIds`, by id, with those settings in Zulip's order. */
+  abstract channelsUsing(tx: Tx, realmId: number, settingGroupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]>;
 }
 
 export abstract class UserQueries {
@@ -154,6 +183,18 @@ export abstract class NewUserChannels {
  */
 export abstract class NewUserAnnouncements {
   abstract userJoined(tx: Tx, realmId: number, user: { id: number; fullName: string }, now: Date): Promise<void>;
+}
+
+/**
+ * The channels of a new organization (Zulip's do_create_realm: `Zulip`, `sandbox`, `general`,
+ * see INITIAL_CHANNELS in @app/domain/channels): created public without a creator and made the
+ * default channels, before the owner joins. Owned here, implemented by the channels context;
+ * returns the new channels' ids by name (`general` is the one Zulip's announcement settings use).
+ */
+export abstract class OrganizationChannels {
+  abstract createInitialChannels(tx: Tx, realmId: number, now: Date): Promise<Map<string, number>>;
+  /** The new organization's owner joins its default channels (no events: nobody can listen yet). */
+  abstract subscribeFounder(tx: Tx, realmId: number, userId: number): Promise<void>;
 }
 
 /**

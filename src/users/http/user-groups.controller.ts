@@ -1,13 +1,13 @@
 import { ApiPost } from '../../shared/http/routes.js';
 import type { Actor } from '@app/domain/users';
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
 import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { UserGroupsService } from '../application/user-groups.service.js';
 import { RealmSettingGuard, RequireRealmSetting } from './realm-setting.guard.js';
 import { presentUserGroup } from '../application/user.views.js';
-import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, UpdateMembersDto } from './user-groups.dto.js';
+import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, UpdateMembersDto, UpdateUserGroupDto } from './user-groups.dto.js';
 
 @Controller('api/v1/user_groups')
 @Require('member')
@@ -39,6 +39,32 @@ export class UserGroupsController {
       },
     });
     return { group_id: groupId };
+  }
+
+  @Patch(':user_group_id')
+  async update(@CurrentActor() actor: Actor, @Param('user_group_id', PathIntPipe) groupId: number, @ZulipParams() p: UpdateUserGroupDto) {
+    await this.groups.updateGroup(actor, groupId, {
+      name: p.name,
+      description: p.description,
+      deactivated: p.deactivated,
+      settings: {
+        can_add_members_group: p.can_add_members_group,
+        can_join_group: p.can_join_group,
+        can_leave_group: p.can_leave_group,
+        can_manage_group: p.can_manage_group,
+        can_mention_group: p.can_mention_group,
+        can_remove_members_group: p.can_remove_members_group,
+      },
+    });
+    return {};
+  }
+
+  /** Zulip's deactivate_user_group has no role decorator: guests and bots reach the permission check. */
+  @ApiPost(':user_group_id/deactivate')
+  @Require()
+  async deactivate(@CurrentActor() actor: Actor, @Param('user_group_id', PathIntPipe) groupId: number) {
+    await this.groups.deactivateGroup(actor, groupId);
+    return {};
   }
 
   @ApiPost(':user_group_id/members')

@@ -1,6 +1,6 @@
 import type { GroupSettingValue } from '@app/domain/users';
 import { bool, int, JsonParam, list, PlainParam, str } from '../../shared/http/params/index.js';
-import { groupSettingValue } from '../../shared/http/group-setting.decoders.js';
+import { groupSettingUpdate, groupSettingValue } from '../../shared/http/group-setting.decoders.js';
 
 export class ListUserGroupsDto {
   @JsonParam(bool(), { default: false }) include_deactivated_groups: boolean;
@@ -28,4 +28,19 @@ export class UpdateMembersDto {
 
 export class MembershipQueryDto {
   @JsonParam(bool(), { default: false }) direct_member_only: boolean;
+}
+
+type SettingUpdate = { new: GroupSettingValue; old?: GroupSettingValue };
+
+/** PATCH /user_groups/{user_group_id} (Zulip's edit_user_group). */
+export class UpdateUserGroupDto {
+  @JsonParam(groupSettingUpdate(), { optional: true }) can_add_members_group?: SettingUpdate;
+  @JsonParam(groupSettingUpdate(), { optional: true }) can_join_group?: SettingUpdate;
+  @JsonParam(groupSettingUpdate(), { optional: true }) can_leave_group?: SettingUpdate;
+  @JsonParam(groupSettingUpdate(), { optional: true }) can_manage_group?: SettingUpdate;
+  @JsonParam(groupSettingUpdate(), { optional: true }) can_mention_group?: SettingUpdate;
+  @JsonParam(groupSettingUpdate(), { optional: true }) can_remove_members_group?: SettingUpdate;
+  @JsonParam(bool(), { optional: true }) deactivated?: boolean;
+  @PlainParam(str(), { optional: true }) description?: string;
+  @PlainParam(str(), { optional: true }) name?: string;
 }

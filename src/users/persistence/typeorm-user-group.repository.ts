@@ -1,7 +1,7 @@
 import { type GroupSettingValue, SYSTEM_GROUPS, SystemGroup, type SystemGroupName } from '@app/domain/users';
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
-import { type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
+import { type GroupUsage, type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
 import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
 
 const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
@@ -101,7 +101,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
 
   async find(realmId: number, groupId: number, forUpdate = false): Promise<UserGroupRecord | null> {
     const rows = await this.em.query(
-      `SELECT * FROM user_groups WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+      `SELECT * FROM user_groups WHERE realm_id = $1 AND id = $2::bigint ${forUpdate ? 'FOR UPDATE' : ''}`,
       [realmId, groupId],
     );
     if (rows.length === 0) return null;
@@ -226,5 +226,51 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
       [groupId, userId],
     );
     return rows.length > 0;
+  }
+
+  async update(
+    groupId: number,
+    change: { name?: string; description?: string; deactivated?: boolean; settings?: Readonly<Record<string, number>> },
+  ): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [groupId];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (change.name !== undefined) set('name', change.name);
+    if (change.description !== undefined) set('description', change.description);
+    if (change.deactivated !== undefined) set('deactivated', change.deactivated);
+    for (const [setting, id] of Object.entries(change.settings ?? {})) {
+      if (!(USER_GROUP_SETTING_NAMES as string[]).includes(setting)) throw new Error(`unknown user group setting ${setting}`);
+      set(`${setting}_id`, id);
+    }
+    if (sets.length === 0) return;
+    await this.em.query(`UPDATE user_groups SET ${sets.join(', ')} WHERE id = $1`, params);
+  }
+
+  async usage(realmId: number, groupId: number): Promise<GroupUsage> {
+    const supers: { id: number; named: boolean; deactivated: boolean }[] = await this.em.query(
+      `SELECT g.id, g.name IS NOT NULL AS named, g.deactivated
+       FROM user_group_subgroups s JOIN user_groups g ON g.id = s.supergroup_id
+       WHERE s.subgroup_id = $1 AND g.realm_id = $2 ORDER BY g.id`,
+      [groupId, realmId],
+    );
+    const settingGroupIds = [groupId, ...supers.filter((g) => !g.named).map((g) => g.id)];
+    const rows: Record<string, number | null>[] = await this.em.query(
+      `SELECT id, ${SETTING_COLUMNS.join(', ')} FROM user_groups
+       WHERE realm_id = $1 AND name IS NOT NULL AND NOT deactivated
+         AND (${SETTING_COLUMNS.map((c) => `${c} = ANY($2::int[])`).join(' OR ')})
+       ORDER BY id`,
+      [realmId, settingGroupIds],
+    );
+    return {
+      supergroupIds: supers.filter((g) => g.named && !g.deactivated).map((g) => g.id),
+      settingGroupIds,
+      groups: rows.map((r) => ({
+        groupId: r.id as number,
+        settings: USER_GROUP_SETTING_NAMES.filter((s) => settingGroupIds.includes(r[`${s}_id`] as number)),
+      })),
+    };
   }
 }

@@ -46,7 +46,8 @@ describe('creating channels by subscribing', () => {
       message_retention_days: null,
       topics_policy: 'inherit',
       subscriber_count: 1,
-      color: '#76ce90',
+      // The member already uses three palette colours: the organization's initial default channels.
+      color: '#e79ab5',
       is_muted: false,
       in_home_view: true,
       pin_to_top: false,
@@ -64,7 +65,7 @@ describe('creating channels by subscribing', () => {
     const res = await subscribe(member, { subscriptions: [{ name: 'c1' }, { name: 'c2', color: '#123456' }] });
     expectSuccess(res);
     const ids = await channelIds(t, ['c1', 'c2']);
-    expect((await subscription(t, member, ids.c1)).color).toBe('#fae589');
+    expect((await subscription(t, member, ids.c1)).color).toBe('#bfd56f');
     expect((await subscription(t, member, ids.c2)).color).toBe('#123456');
   });
 
@@ -257,7 +258,9 @@ describe('channels are per organization', () => {
   it('never shows or resolves another organization’s channels', async () => {
     const foreign = await t.createOrganization('elsewhere');
     const { design } = await channelIds(t, ['design']);
-    expect((await t.get('streams', { as: foreign, query: { include_all: true } })).body.streams).toEqual([]);
+    // Only the channels every new organization starts with.
+    const theirStreams = (await t.get('streams', { as: foreign, query: { include_all: true } })).body.streams;
+    expect(theirStreams.map((s: { name: string }) => s.name).sort()).toEqual(['Zulip', 'general', 'sandbox']);
     expectError(await t.get(`streams/${design}`, { as: foreign }), 400, 'Invalid channel ID');
     expectError(await t.patch(`streams/${design}`, { as: foreign, form: { description: 'x' } }), 400, 'Invalid channel ID');
     expectError(await t.get('get_stream_id', { as: foreign, query: { stream: 'design' } }), 400, "Invalid channel name 'design'");
@@ -294,6 +297,7 @@ describe('default channels', () => {
   it('are joined by new users', async () => {
     const newcomer = await t.createUser();
     const subs = (await t.get('users/me/subscriptions', { as: newcomer })).body.subscriptions.map((s: { name: string }) => s.name);
-    expect(subs).toEqual(['welcome']);
+    // The organization's initial default channels, and the one this file made default.
+    expect(subs).toEqual(['Zulip', 'general', 'sandbox', 'welcome']);
   });
 });

@@ -102,8 +102,9 @@ describe('personal subscription settings', () => {
 describe('DELETE /users/me/subscriptions', () => {
   it('unsubscribes oneself, listing what was not subscribed', async () => {
     const { leave } = await createChannels(t, ['leave'], { as: other });
-    // The third palette colour: other already uses the first two (general, random).
-    expect(await subscription(t, other, leave)).toMatchObject({ stream_id: leave, color: '#a6c7e5', is_muted: false, pin_to_top: false });
+    // The fifth palette colour: other already uses the first four (the initial default channels
+    // Zulip, sandbox and general, which other joined on signup, then random).
+    expect(await subscription(t, other, leave)).toMatchObject({ stream_id: leave, color: '#bfd56f', is_muted: false, pin_to_top: false });
     const settings = [
       { stream_id: leave, property: 'is_muted', value: true },
       { stream_id: leave, property: 'pin_to_top', value: true },
@@ -120,7 +121,7 @@ describe('DELETE /users/me/subscriptions', () => {
     expect(await subscription(t, other, leave)).toMatchObject({
       stream_id: leave,
       name: 'leave',
-      color: '#a6c7e5',
+      color: '#bfd56f',
       is_muted: true,
       in_home_view: false,
       pin_to_top: true,
@@ -138,7 +139,7 @@ describe('DELETE /users/me/subscriptions', () => {
       stream: 'no-such-channel',
       channel_name: 'no-such-channel',
     });
-    expect(await subscription(t, other, ids.general)).toMatchObject({ stream_id: ids.general, name: 'general', color: '#76ce90', is_muted: false });
+    expect(await subscription(t, other, ids.general)).toMatchObject({ stream_id: ids.general, name: 'general', color: '#a6c7e5', is_muted: false });
   });
 
   it('lets administrators remove others, and members only with can_remove_subscribers_group', async () => {

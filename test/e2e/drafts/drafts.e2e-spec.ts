@@ -153,7 +153,9 @@ describe('draft validation', () => {
   it('lets subscribers of a private channel and guests in their channels draft there', async () => {
     expectSuccess(await create(t.owner, [draft({ to: [ch.secret] })]));
     expectError(await create(admin, [draft({ to: [ch.secret] })]), 400, 'Invalid channel ID');
-    expectError(await create(guest, [draft({ to: [ch.general] })]), 400, 'Invalid channel ID');
+    // Not 'general': the guest joined that initial default channel on signup.
+    const { lobby } = await createChannels(t, ['lobby']);
+    expectError(await create(guest, [draft({ to: [lobby] })]), 400, 'Invalid channel ID');
   });
 });
 

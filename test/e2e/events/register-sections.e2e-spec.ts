@@ -24,16 +24,18 @@ it('splits channels into subscriptions, unsubscribed and never_subscribed, by na
   const res = await register(alice, { fetch_event_types: ['subscription'], include_subscribers: true });
   expectSuccess(res);
   const names = (list: { name: string }[]) => list.map((c) => c.name);
-  expect(names(res.body.subscriptions)).toEqual(['alpha']);
+  // alpha, and the organization's initial default channels alice joined on signup.
+  expect(names(res.body.subscriptions)).toEqual(['alpha', 'general', 'sandbox', 'Zulip']);
   expect(res.body.subscriptions[0]).toMatchObject({ stream_id: ids.alpha, is_muted: false, in_home_view: true, subscribers: expect.arrayContaining([alice.id]) });
   expect(names(res.body.unsubscribed)).toEqual(['beta']);
   expect(names(res.body.never_subscribed)).toEqual(['gamma']); // not the private one
   expect(res.body.never_subscribed[0]).not.toHaveProperty('color');
   expect(res.body).not.toHaveProperty('streams');
   const guestView = await register(guest, { fetch_event_types: ['subscription', 'stream'] });
+  // The guest sees only the channels it is in: the initial default channels it joined on signup.
   expect(guestView.body.never_subscribed).toEqual([]);
-  expect(guestView.body.streams).toEqual([]);
-  expect(guestView.body.subscriptions[0] ?? null).toBeNull();
+  expect(names(guestView.body.streams).sort()).toEqual(['Zulip', 'general', 'sandbox']);
+  expect(names(guestView.body.subscriptions)).toEqual(['general', 'sandbox', 'Zulip']);
 });
 
 it('returns max_message_id, unread_msgs, starred_messages and user_topics', async () => {

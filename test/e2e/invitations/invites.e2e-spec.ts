@@ -32,7 +32,7 @@ beforeAll(async () => {
   gone = await t.createUser({ fullName: 'Gone', email: 'gone@example.com' });
   expectSuccess(await t.delete(`users/${gone.id}`));
   groups = await systemGroups(t);
-  ch = await createChannels(t, ['general', 'archived']);
+  ch = await createChannels(t, ['lounge', 'archived']); // not 'general': an initial default channel of every organization
   Object.assign(ch, await createChannels(t, ['welcome'], { form: { is_default_stream: true } }));
   Object.assign(ch, await createChannels(t, ['secret'], { form: { invite_only: true } }));
   expectSuccess(await t.delete(`streams/${ch.archived}`));
@@ -67,12 +67,12 @@ const failed = (msg: string, errors: unknown[], sent: boolean, daily = false) =>
 
 describe('POST /invites', () => {
   it('stores an invitation with an unguessable key and emails its link', async () => {
-    expectSuccess(await invite(member, { invitee_emails: 'alice@example.com', stream_ids: [ch.general] }));
+    expectSuccess(await invite(member, { invitee_emails: 'alice@example.com', stream_ids: [ch.lounge] }));
     const [row] = await invitationRows('alice@example.com');
     expect(row).toMatchObject({
       referred_by_id: member.id,
       invited_as: 400,
-      channel_ids: [ch.general],
+      channel_ids: [ch.lounge],
       group_ids: [],
       include_realm_default_subscriptions: false,
       notify_referrer_on_join: true,
@@ -102,7 +102,7 @@ describe('POST /invites', () => {
     expectSuccess(
       await invite(t.owner, {
         invitee_emails: 'terms@example.com',
-        stream_ids: [ch.general, ch.welcome, ch.general],
+        stream_ids: [ch.lounge, ch.welcome, ch.lounge],
         group_ids: [devs],
         invite_as: 300,
         invite_expires_in_minutes: 60,
@@ -113,7 +113,7 @@ describe('POST /invites', () => {
     );
     const [row] = await invitationRows('terms@example.com');
     expect(row).toMatchObject({
-      channel_ids: [ch.general, ch.welcome],
+      channel_ids: [ch.lounge, ch.welcome],
       group_ids: [devs],
       invited_as: 300,
       include_realm_default_subscriptions: true,
@@ -207,7 +207,7 @@ describe('POST /invites', () => {
       ['a private channel the inviter cannot read', () => ch.secret],
       ['an archived channel', () => ch.archived],
     ])('refuses %s', async (_n, id) => {
-      expectError(await invite(member, { invitee_emails: 'chan@example.com', stream_ids: [ch.general, id()] }), 400, `Invalid channel ID ${id()}. No invites were sent.`);
+      expectError(await invite(member, { invitee_emails: 'chan@example.com', stream_ids: [ch.lounge, id()] }), 400, `Invalid channel ID ${id()}. No invites were sent.`);
       expect(await invitationRows('chan@example.com')).toEqual([]);
     });
 
@@ -219,12 +219,12 @@ describe('POST /invites', () => {
       await setRealmSetting('can_add_subscribers_group', groups['role:administrators']);
       try {
         expectError(
-          await invite(member, { invitee_emails: 'subs@example.com', stream_ids: [ch.welcome, ch.general] }),
+          await invite(member, { invitee_emails: 'subs@example.com', stream_ids: [ch.welcome, ch.lounge] }),
           400,
           'You do not have permission to subscribe other users to channels.',
         );
         expectSuccess(await invite(member, { invitee_emails: 'subs@example.com', stream_ids: [ch.welcome] }));
-        expectSuccess(await invite(admin, { invitee_emails: 'subs2@example.com', stream_ids: [ch.general] }));
+        expectSuccess(await invite(admin, { invitee_emails: 'subs2@example.com', stream_ids: [ch.lounge] }));
       } finally {
         await setRealmSetting('can_add_subscribers_group', groups['role:members']);
       }
@@ -395,7 +395,7 @@ describe('POST /invites', () => {
   });
 
   it('accepts the parameters as multipart, as zulip-js sends them', async () => {
-    const res = await t.post('invites', { as: member, multipart: { invitee_emails: 'multipart@example.com', stream_ids: [ch.general] } });
+    const res = await t.post('invites', { as: member, multipart: { invitee_emails: 'multipart@example.com', stream_ids: [ch.lounge] } });
     expectSuccess(res);
     expect(await invitationRows('multipart@example.com')).toHaveLength(1);
   });
@@ -405,12 +405,12 @@ describe('POST /invites/multiuse', () => {
   it('is for administrators by default and returns a working link', async () => {
     expectError(await multiuse(member), 400, 'Insufficient permission');
     expectError(await multiuse(moderator), 400, 'Insufficient permission');
-    const res = await multiuse(admin, { stream_ids: [ch.general], invite_expires_in_minutes: 120 });
+    const res = await multiuse(admin, { stream_ids: [ch.lounge], invite_expires_in_minutes: 120 });
     expectSuccess(res);
     const m = /^http:\/\/chat\.example\.com\/join\/([a-z2-7]{24})\/$/.exec(res.body.invite_link);
     expect(m).not.toBeNull();
     const [row] = (await db.query(`SELECT * FROM multiuse_invites WHERE confirmation_key = $1`, [m![1]])).rows;
-    expect(row).toMatchObject({ referred_by_id: admin.id, invited_as: 400, channel_ids: [ch.general], status: 0 });
+    expect(row).toMatchObject({ referred_by_id: admin.id, invited_as: 400, channel_ids: [ch.lounge], status: 0 });
     expect(row.expiry_date.getTime() - row.date_created.getTime()).toBe(7_200_000);
     expect(Object.keys(res.body).sort()).toEqual(['invite_link', 'msg', 'result']);
   });
@@ -623,7 +623,7 @@ describe('organizations', () => {
     expectError(await t.delete(`invites/${home}`, { as: foreign }), 400, 'No such invitation');
     expectError(await t.post(`invites/${home}/resend`, { as: foreign }), 400, 'No such invitation');
     expectError(await t.delete(`invites/multiuse/${homeLink}`, { as: foreign }), 400, 'No such invitation');
-    expectError(await invite(foreign, { invitee_emails: 'x@example.com', stream_ids: [ch.general] }), 400, `Invalid channel ID ${ch.general}. No invites were sent.`);
+    expectError(await invite(foreign, { invitee_emails: 'x@example.com', stream_ids: [ch.lounge] }), 400, `Invalid channel ID ${ch.lounge}. No invites were sent.`);
     expectError(await invite(foreign, { invitee_emails: 'x@example.com', group_ids: [groups['role:members']] }), 400, 'Invalid user group');
 
     // Accounts of the first organization are new people there.

@@ -29,14 +29,14 @@ beforeAll(async () => {
   bob = await t.createUser({ fullName: 'Bob' });
   carol = await t.createUser({ fullName: 'Carol' }); // subscribed to nothing
   other = await t.createOrganization('other');
-  await createChannels(t, ['general', 'batches', 'archived', 'delegated', 'firsts']);
+  await createChannels(t, ['lounge', 'batches', 'archived', 'delegated', 'firsts']);
   await createChannels(t, ['vault'], { form: { invite_only: true, history_public_to_subscribers: false } });
   await createChannels(t, ['hidden'], { form: { invite_only: true } });
   const everyone = [admin.id, moderator.id, alice.id, bob.id];
-  await t.post('users/me/subscriptions', { form: { subscriptions: ['general', 'batches', 'archived', 'delegated', 'firsts'].map((name) => ({ name })), principals: everyone } });
+  await t.post('users/me/subscriptions', { form: { subscriptions: ['lounge', 'batches', 'archived', 'delegated', 'firsts'].map((name) => ({ name })), principals: everyone } });
   expectSuccess(await t.post('users/me/subscriptions', { as: other, form: { subscriptions: [{ name: 'elsewhere' }] } }));
   otherChannel = (await t.get('streams', { as: other })).body.streams.find((c: { name: string }) => c.name === 'elsewhere').stream_id;
-  ids = await channelIds(t, ['general', 'batches', 'archived', 'delegated', 'firsts', 'vault', 'hidden']);
+  ids = await channelIds(t, ['lounge', 'batches', 'archived', 'delegated', 'firsts', 'vault', 'hidden']);
   groups = await systemGroups(t);
 });
 afterAll(() => t.close());
@@ -57,14 +57,14 @@ async function sql(text: string, params: unknown[] = []) {
 
 describe('deleting a topic', () => {
   it('deletes its messages whatever their topic case, answers complete: true, and tells subscribers and the deleter', async () => {
-    const m1 = await sendToChannel(t, alice, 'general', 'Doomed', 'one');
-    const m2 = await sendToChannel(t, bob, 'general', 'doomed', 'two');
-    const kept = await sendToChannel(t, alice, 'general', 'kept', 'three');
+    const m1 = await sendToChannel(t, alice, 'lounge', 'Doomed', 'one');
+    const m2 = await sendToChannel(t, bob, 'lounge', 'doomed', 'two');
+    const kept = await sendToChannel(t, alice, 'lounge', 'kept', 'three');
     const [aliceQ, carolQ] = await Promise.all([alice, carol].map((a) => EventClient.register(t, a, { event_types: ['delete_message'], client_capabilities: { notification_settings_null: false, bulk_message_deletion: true } })));
     const legacyQ = await EventClient.register(t, bob, { event_types: ['delete_message'] });
-    const res = await deleteTopic(ids.general, { topic_name: 'DOOMED' });
+    const res = await deleteTopic(ids.lounge, { topic_name: 'DOOMED' });
     expect(res.body).toEqual({ result: 'success', msg: '', complete: true });
-    const event = { type: 'delete_message', message_ids: [m1, m2], message_type: 'stream', stream_id: ids.general, topic: 'doomed' };
+    const event = { type: 'delete_message', message_ids: [m1, m2], message_type: 'stream', stream_id: ids.lounge, topic: 'doomed' };
     expect(strip(await aliceQ.next())).toEqual([event]);
     // Clients without bulk_message_deletion get one event per message.
     const { message_ids: _ids, ...single } = event;
@@ -76,14 +76,14 @@ describe('deleting a topic', () => {
     expect(await exists(m1)).toBe(false);
     expect(await exists(m2)).toBe(false);
     expect(await exists(kept)).toBe(true);
-    expect((await t.get(`users/me/${ids.general}/topics`, { as: alice })).body.topics.map((x: { name: string }) => x.name)).toEqual(['kept', 'channel events']);
+    expect((await t.get(`users/me/${ids.lounge}/topics`, { as: alice })).body.topics.map((x: { name: string }) => x.name)).toEqual(['kept', 'channel events']);
   });
 
   it('takes "general chat" for the empty topic, and succeeds with nothing to delete', async () => {
-    const empty = await sendToChannel(t, alice, 'general', '', 'no topic');
-    expectSuccess(await deleteTopic(ids.general, { topic_name: 'general chat' }), { complete: true });
+    const empty = await sendToChannel(t, alice, 'lounge', '', 'no topic');
+    expectSuccess(await deleteTopic(ids.lounge, { topic_name: 'general chat' }), { complete: true });
     expect(await exists(empty)).toBe(false);
-    expectSuccess(await deleteTopic(ids.general, { topic_name: 'nothing here' }), { complete: true });
+    expectSuccess(await deleteTopic(ids.lounge, { topic_name: 'nothing here' }), { complete: true });
   });
 
   it('deletes in batches of 100, newest first, one delete_message event per batch', async () => {
@@ -141,26 +141,26 @@ describe('deleting a topic', () => {
   });
 
   it('drops every policy for the topic in a channel with shared history', async () => {
-    await sendToChannel(t, alice, 'general', 'muted', 'noise');
-    expectSuccess(await t.post('user_topics', { as: bob, form: { stream_id: ids.general, topic: 'muted', visibility_policy: 1 } }));
+    await sendToChannel(t, alice, 'lounge', 'muted', 'noise');
+    expectSuccess(await t.post('user_topics', { as: bob, form: { stream_id: ids.lounge, topic: 'muted', visibility_policy: 1 } }));
     const q = await EventClient.register(t, bob, { event_types: ['muted_topics', 'user_topic'] });
     const legacy = await EventClient.register(t, bob, { event_types: ['muted_topics'] });
-    expectSuccess(await deleteTopic(ids.general, { topic_name: 'muted' }));
+    expectSuccess(await deleteTopic(ids.lounge, { topic_name: 'muted' }));
     expect(strip(await q.next())).toEqual([
-      { type: 'user_topic', stream_id: ids.general, topic_name: 'muted', last_updated: expect.any(Number), visibility_policy: 0 },
+      { type: 'user_topic', stream_id: ids.lounge, topic_name: 'muted', last_updated: expect.any(Number), visibility_policy: 0 },
     ]);
     expect(strip(await legacy.next())).toEqual([{ type: 'muted_topics', muted_topics: [] }]);
-    expect(await sql(`SELECT 1 FROM user_topics WHERE channel_id = $1 AND topic_name = 'muted'`, [ids.general])).toEqual([]);
+    expect(await sql(`SELECT 1 FROM user_topics WHERE channel_id = $1 AND topic_name = 'muted'`, [ids.lounge])).toEqual([]);
   });
 });
 
 describe('who may delete a topic', () => {
   it('refuses members and moderators with Zulip’s administrator error, before reading anything else', async () => {
-    const m = await sendToChannel(t, alice, 'general', 'protected', 'stays');
+    const m = await sendToChannel(t, alice, 'lounge', 'protected', 'stays');
     for (const as of [alice, moderator]) {
-      expectError(await deleteTopic(ids.general, { topic_name: 'protected' }, as), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
+      expectError(await deleteTopic(ids.lounge, { topic_name: 'protected' }, as), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
       expectError(await deleteTopic(424242, { topic_name: 'protected' }, as), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
-      expectError(await deleteTopic(ids.general, {}, as), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
+      expectError(await deleteTopic(ids.lounge, {}, as), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
     }
     expect(await exists(m)).toBe(true);
   });
@@ -168,8 +168,8 @@ describe('who may delete a topic', () => {
   it('lets the organization’s can_delete_any_message_group delete topics anywhere', async () => {
     expectSuccess(await t.patch('realm', { form: { can_delete_any_message_group: { new: groups['role:moderators'] } } }));
     try {
-      const m = await sendToChannel(t, alice, 'general', 'moderated', 'x');
-      expectSuccess(await deleteTopic(ids.general, { topic_name: 'moderated' }, moderator), { complete: true });
+      const m = await sendToChannel(t, alice, 'lounge', 'moderated', 'x');
+      expectSuccess(await deleteTopic(ids.lounge, { topic_name: 'moderated' }, moderator), { complete: true });
       expect(await exists(m)).toBe(false);
     } finally {
       expectSuccess(await t.patch('realm', { form: { can_delete_any_message_group: { new: groups['role:administrators'] } } }));
@@ -179,10 +179,10 @@ describe('who may delete a topic', () => {
   it('lets a channel’s can_delete_any_message_group delete topics of that channel only', async () => {
     expectSuccess(await t.patch(`streams/${ids.delegated}`, { form: { can_delete_any_message_group: { new: { direct_members: [bob.id], direct_subgroups: [] } } } }));
     const here = await sendToChannel(t, alice, 'delegated', 'bob cleans', 'x');
-    const there = await sendToChannel(t, alice, 'general', 'bob cleans', 'y');
+    const there = await sendToChannel(t, alice, 'lounge', 'bob cleans', 'y');
     expectSuccess(await deleteTopic(ids.delegated, { topic_name: 'bob cleans' }, bob), { complete: true });
     expect(await exists(here)).toBe(false);
-    expectError(await deleteTopic(ids.general, { topic_name: 'bob cleans' }, bob), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
+    expectError(await deleteTopic(ids.lounge, { topic_name: 'bob cleans' }, bob), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
     expect(await exists(there)).toBe(true);
   });
 });
@@ -199,12 +199,12 @@ describe('refused requests', () => {
   });
 
   it('needs topic_name', async () => {
-    expectError(await deleteTopic(ids.general, {}), 400, "Missing 'topic_name' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'topic_name' });
+    expectError(await deleteTopic(ids.lounge, {}), 400, "Missing 'topic_name' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'topic_name' });
   });
 
   it('is not another organization’s way in: its owner is refused on our channels', async () => {
-    const m = await sendToChannel(t, alice, 'general', 'ours', 'x');
-    expectError(await deleteTopic(ids.general, { topic_name: 'ours' }, other), 400, 'Invalid channel ID');
+    const m = await sendToChannel(t, alice, 'lounge', 'ours', 'x');
+    expectError(await deleteTopic(ids.lounge, { topic_name: 'ours' }, other), 400, 'Invalid channel ID');
     expect((await message(t, alice, m)).id).toBe(m);
   });
 });

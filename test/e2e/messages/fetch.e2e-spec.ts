@@ -14,16 +14,16 @@ beforeAll(async () => {
   bob = await t.createUser({ fullName: 'Bob' });
   carol = await t.createUser({ fullName: 'Carol' });
   guest = await t.createUser({ role: 600, fullName: 'Guest' });
-  await createChannels(t, ['general', 'later']);
+  await createChannels(t, ['lounge', 'later']);
   await createChannels(t, ['private'], { as: alice, form: { invite_only: true } });
   // Without the Notification Bot's "you were subscribed" messages: these tests count messages.
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [alice.id, bob.id], send_new_subscription_messages: false } });
-  // The Notification Bot's notice that opened "later" (public history: new subscribers see it).
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }], principals: [alice.id, bob.id], send_new_subscription_messages: false } });
+  // The Notification Bot's notices that opened "later" and "lounge" (public history: new subscribers see them).
   [{ id: ids.laterNotice }] = await fetchNarrow(t, undefined, [['channel', 'later'], ['topic', 'channel events']]);
-  [{ id: ids.generalNotice }] = await fetchNarrow(t, undefined, [['channel', 'general'], ['topic', 'channel events']]);
-  ids.g1 = await sendToChannel(t, alice, 'general', 'lunch', 'pizza?');
-  ids.g2 = await sendToChannel(t, bob, 'general', 'lunch', 'yes');
-  ids.g3 = await sendToChannel(t, alice, 'general', 'work', 'deploy');
+  [{ id: ids.loungeNotice }] = await fetchNarrow(t, undefined, [['channel', 'lounge'], ['topic', 'channel events']]);
+  ids.g1 = await sendToChannel(t, alice, 'lounge', 'lunch', 'pizza?');
+  ids.g2 = await sendToChannel(t, bob, 'lounge', 'lunch', 'yes');
+  ids.g3 = await sendToChannel(t, alice, 'lounge', 'work', 'deploy');
   ids.dm = await sendDirect(t, alice, [bob.id], 'secret plan');
   ids.priv = await sendToChannel(t, alice, 'private', 'x', 'private thing');
   ids.later = await sendToChannel(t, undefined, 'later', 'x', 'before carol joined');
@@ -55,8 +55,8 @@ describe('GET /messages', () => {
 
   it('narrows by channel, topic, sender, conversation, id and flags', async () => {
     const idsOf = (ms: { id: number }[]) => ms.map((m) => m.id);
-    expect(idsOf(await fetchNarrow(t, bob, [['channel', 'general'], ['topic', 'lunch']]))).toEqual([ids.g1, ids.g2]);
-    expect(idsOf(await fetchNarrow(t, bob, [{ operator: 'stream', operand: 'general' }, { operator: 'topic', operand: 'lunch', negated: true }]))).toEqual([ids.generalNotice, ids.g3]);
+    expect(idsOf(await fetchNarrow(t, bob, [['channel', 'lounge'], ['topic', 'lunch']]))).toEqual([ids.g1, ids.g2]);
+    expect(idsOf(await fetchNarrow(t, bob, [{ operator: 'stream', operand: 'lounge' }, { operator: 'topic', operand: 'lunch', negated: true }]))).toEqual([ids.loungeNotice, ids.g3]);
     expect(idsOf(await fetchNarrow(t, bob, [['sender', alice.id]]))).toEqual([ids.g1, ids.g3, ids.dm]);
     expect(idsOf(await fetchNarrow(t, bob, [['sender', alice.email], ['is', 'dm']]))).toEqual([ids.dm]);
     expect(idsOf(await fetchNarrow(t, bob, [['dm', [alice.id]]]))).toEqual([ids.dm]);
@@ -79,7 +79,7 @@ describe('GET /messages', () => {
   it('keeps private channels and other people’s conversations hidden', async () => {
     expect(await fetchNarrow(t, carol, [['channel', 'private']])).toEqual([]);
     expect(await fetchNarrow(t, carol, [['dm', [alice.id]]])).toEqual([]);
-    expect(await fetchNarrow(t, guest, [['channel', 'general']])).toEqual([]);
+    expect(await fetchNarrow(t, guest, [['channel', 'lounge']])).toEqual([]);
   });
 
   it('fetches by id list', async () => {
@@ -117,7 +117,7 @@ describe('GET /messages/{id}', () => {
       sender_email: alice.email,
       type: 'stream',
       stream_id: expect.any(Number),
-      display_recipient: 'general',
+      display_recipient: 'lounge',
       subject: 'lunch',
       content: '<p>pizza?</p>',
       content_type: 'text/html',

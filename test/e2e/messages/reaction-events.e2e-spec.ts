@@ -19,10 +19,10 @@ beforeAll(async () => {
   bob = await t.createUser({ fullName: 'Bob' });
   carol = await t.createUser({ fullName: 'Carol' }); // subscribed to nothing
   guest = await t.createUser({ role: 600, fullName: 'Guest' });
-  await createChannels(t, ['general']);
+  await createChannels(t, ['lounge']);
   await createChannels(t, ['vault'], { form: { invite_only: true, history_public_to_subscribers: false } });
   await createChannels(t, ['club'], { form: { invite_only: true, history_public_to_subscribers: true } });
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [alice.id, bob.id, guest.id] } });
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }], principals: [alice.id, bob.id, guest.id] } });
   await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'vault' }, { name: 'club' }], principals: [alice.id] } });
 });
 afterAll(() => t.close());
@@ -73,7 +73,7 @@ describe('reaction events', () => {
   });
 
   it('carry the stored reaction: a vote’s first name, a removed reaction’s stored name', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'events', 'names');
+    const id = await sendToChannel(t, alice, 'lounge', 'events', 'names');
     const got = await heard([alice], async () => {
       expectSuccess(await react(id, { emoji_name: '+1' }, bob));
       expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, alice));
@@ -90,7 +90,7 @@ describe('reaction events', () => {
   });
 
   it('in a public channel go to subscribers and to non-guests holding a row (who reacted without subscribing), not to other users', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'events', 'public');
+    const id = await sendToChannel(t, alice, 'lounge', 'events', 'public');
     let got = await heard([alice, bob, guest, carol], async () => {
       expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, bob));
     });
@@ -101,14 +101,14 @@ describe('reaction events', () => {
     // carol reacts from the channel's history: she now holds a row and hears about the message
     expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, carol));
     // the guest leaves: a guest's old row does not give access to a public channel
-    expectSuccess(await t.delete('users/me/subscriptions', { form: { subscriptions: ['general'], principals: [guest.id] } }));
+    expectSuccess(await t.delete('users/me/subscriptions', { form: { subscriptions: ['lounge'], principals: [guest.id] } }));
     got = await heard([alice, guest, carol], async () => {
       expectSuccess(await unreact(id, { emoji_name: 'thumbs_up' }, bob));
     });
     expect(got.get(carol.id)).toEqual([reactionEvent('remove', bob, 'Bob', id)]);
     expect(got.get(alice.id)).toEqual([reactionEvent('remove', bob, 'Bob', id)]);
     expect(got.get(guest.id)).toEqual([]);
-    await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [guest.id] } });
+    await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }], principals: [guest.id] } });
   });
 
   it('with protected history go to subscribers who received the message; with shared history to every subscriber', async () => {
@@ -127,7 +127,7 @@ describe('reaction events', () => {
   });
 
   it('are not sent for a refused request, nor to queues that did not ask for them', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'events', 'refusals');
+    const id = await sendToChannel(t, alice, 'lounge', 'events', 'refusals');
     expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, alice));
     const messagesOnly = await EventClient.register(t, bob, { event_types: ['message'] });
     const got = await heard([alice, bob], async () => {
@@ -143,7 +143,7 @@ describe('reaction events', () => {
 
   it('leave the message event of a new message with no reactions', async () => {
     const q = await EventClient.register(t, bob, { event_types: ['message'] });
-    const id = await sendToChannel(t, alice, 'general', 'events', 'brand new');
+    const id = await sendToChannel(t, alice, 'lounge', 'events', 'brand new');
     const [event] = await q.ofType('message');
     expect(event.message).toMatchObject({ id, reactions: [] });
   });
@@ -159,7 +159,7 @@ describe('zulip-js', () => {
       reactions: { add: Call; remove: Call };
       messages: { deleteReactionById: Call };
     };
-    const id = await sendToChannel(t, alice, 'general', 'zulip-js', 'from a real client');
+    const id = await sendToChannel(t, alice, 'lounge', 'zulip-js', 'from a real client');
     expect(await client.reactions.add({ message_id: id, emoji_name: 'thumbs_up' })).toEqual({ result: 'success', msg: '' });
     expect(await client.reactions.add({ message_id: id, emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' })).toEqual({ result: 'success', msg: '' });
     expect(await client.reactions.add({ message_id: id, emoji_name: 'thumbs_up' })).toEqual({ result: 'error', msg: 'Reaction already exists.', code: 'REACTION_ALREADY_EXISTS' });

@@ -29,9 +29,9 @@ beforeAll(async () => {
   carol = await t.createUser({ fullName: 'Carol' }); // subscribed to nothing
   guest = await t.createUser({ role: 600, fullName: 'Guest' });
   otherOwner = await t.createOrganization('other');
-  await createChannels(t, ['general', 'attic']);
+  await createChannels(t, ['lounge', 'attic']);
   await createChannels(t, ['secret'], { form: { invite_only: true, history_public_to_subscribers: false } });
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }, { name: 'attic' }], principals: [alice.id, bob.id, guest.id] } });
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }, { name: 'attic' }], principals: [alice.id, bob.id, guest.id] } });
   [{ realm_id: realmId }] = await db().query('SELECT realm_id FROM users WHERE id = $1', [alice.id]);
   greenTick = await addEmoji(realmId, 'green_tick');
   oldLogo = await addEmoji(realmId, 'old_logo');
@@ -51,7 +51,7 @@ const thumbs = (userId: number, name = 'thumbs_up') => ({ emoji_name: name, emoj
 
 describe('POST /messages/{id}/reactions', () => {
   it('adds a reaction by name and answers with the bare envelope; message objects list it', async () => {
-    const id = await sendToChannel(t, bob, 'general', 'adding', 'react to me');
+    const id = await sendToChannel(t, bob, 'lounge', 'adding', 'react to me');
     const res = await react(id, { emoji_name: 'thumbs_up' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'success', msg: '' });
@@ -62,7 +62,7 @@ describe('POST /messages/{id}/reactions', () => {
   });
 
   it('takes the code and type when sent, keeps a non-canonical name, and lists reactions oldest first', async () => {
-    const id = await sendToChannel(t, bob, 'general', 'adding', 'many reactions');
+    const id = await sendToChannel(t, bob, 'lounge', 'adding', 'many reactions');
     expectSuccess(await react(id, { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
     expectSuccess(await react(id, { emoji_name: 'green_tick' }, bob));
     expectSuccess(await react(id, { emoji_name: 'zulip' }, bob));
@@ -76,28 +76,28 @@ describe('POST /messages/{id}/reactions', () => {
   });
 
   it('reads Zulip’s zulip_extra_emoji as svc_extra_emoji (ZULIP_CLIENT_COMPAT on by default)', async () => {
-    const id = await sendToChannel(t, bob, 'general', 'adding', 'extra');
+    const id = await sendToChannel(t, bob, 'lounge', 'adding', 'extra');
     expectSuccess(await react(id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }));
     expect(await reactionsOn(id)).toEqual([{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: alice.id }]);
     expectError(await react(id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }), 400, 'Reaction already exists.', 'REACTION_ALREADY_EXISTS');
   });
 
   it('counts the same emoji under another name as a vote for the first reaction (its name wins)', async () => {
-    const id = await sendToChannel(t, bob, 'general', 'adding', 'votes');
+    const id = await sendToChannel(t, bob, 'lounge', 'adding', 'votes');
     expectSuccess(await react(id, { emoji_name: '+1' }, bob));
     expectSuccess(await react(id, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
     expect(await reactionsOn(id)).toEqual([thumbs(bob.id, '+1'), thumbs(alice.id, '+1')]);
   });
 
   it('lets users vote for a reaction whose custom emoji was deactivated since, not start one', async () => {
-    const id = await sendToChannel(t, bob, 'general', 'adding', 'old emoji');
+    const id = await sendToChannel(t, bob, 'lounge', 'adding', 'old emoji');
     const retired = await addEmoji(realmId, 'retired');
     const form = { emoji_name: 'retired', emoji_code: String(retired), reaction_type: 'realm_emoji' };
     expectSuccess(await react(id, form, bob));
     await t.app.get(RealmEmojiService).deactivateRealmEmoji(realmId, 'retired');
     expectSuccess(await react(id, form));
     expect(await storedCount(id)).toBe(2);
-    const fresh = await sendToChannel(t, bob, 'general', 'adding', 'no votes yet');
+    const fresh = await sendToChannel(t, bob, 'lounge', 'adding', 'no votes yet');
     expectError(await react(fresh, form), 400, 'This custom emoji has been deactivated.');
     expectError(await react(fresh, { emoji_name: 'retired' }), 400, "Emoji 'retired' does not exist");
     expect(await storedCount(fresh)).toBe(0);
@@ -106,7 +106,7 @@ describe('POST /messages/{id}/reactions', () => {
   describe('refuses, changing nothing', () => {
     let id: number;
     beforeAll(async () => {
-      id = await sendToChannel(t, bob, 'general', 'refusals', 'try me');
+      id = await sendToChannel(t, bob, 'lounge', 'refusals', 'try me');
       expectSuccess(await react(id, { emoji_name: 'hamburger' }));
     });
     afterEach(async () => {
@@ -178,7 +178,7 @@ describe('POST /messages/{id}/reactions', () => {
     });
 
     it('lets guests react only where they can read: not an unsubscribed public channel', async () => {
-      const id = await sendToChannel(t, t.owner, 'general', 'guests', 'guests are subscribed here');
+      const id = await sendToChannel(t, t.owner, 'lounge', 'guests', 'guests are subscribed here');
       expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, guest));
       await createChannels(t, ['lobby']);
       const lobby = await sendToChannel(t, t.owner, 'lobby', 'guests', 'no guests here');
@@ -198,7 +198,7 @@ describe('POST /messages/{id}/reactions', () => {
   });
 
   it('gives a reader of a public channel’s history a read, historical row for the message', async () => {
-    const id = await sendToChannel(t, bob, 'general', 'history', 'carol never got this');
+    const id = await sendToChannel(t, bob, 'lounge', 'history', 'carol never got this');
     expect((await message(t, carol, id)).flags).toEqual(['read', 'historical']);
     expect(await db().query('SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2', [carol.id, id])).toEqual([]);
     expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, carol));
@@ -216,7 +216,7 @@ describe('POST /messages/{id}/reactions', () => {
 describe('DELETE /messages/{id}/reactions', () => {
   let id: number;
   beforeEach(async () => {
-    id = await sendToChannel(t, bob, 'general', 'removing', 'remove from me');
+    id = await sendToChannel(t, bob, 'lounge', 'removing', 'remove from me');
   });
 
   it('removes the caller’s reaction by name, by code and type, or by code alone (unicode_emoji by default)', async () => {
@@ -271,17 +271,17 @@ describe('DELETE /messages/{id}/reactions', () => {
 
 describe('reactions and the rest of the message', () => {
   it('go with a deleted message', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'deleting', 'gone soon');
+    const id = await sendToChannel(t, alice, 'lounge', 'deleting', 'gone soon');
     expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, bob));
     expectSuccess(await t.delete(`messages/${id}`));
     expect(await storedCount(id)).toBe(0);
   });
 
   it('make has:reaction match', async () => {
-    const plain = await sendToChannel(t, alice, 'general', 'has reaction', 'plain');
-    const liked = await sendToChannel(t, alice, 'general', 'has reaction', 'liked');
+    const plain = await sendToChannel(t, alice, 'lounge', 'has reaction', 'plain');
+    const liked = await sendToChannel(t, alice, 'lounge', 'has reaction', 'liked');
     expectSuccess(await react(liked, { emoji_name: 'thumbs_up' }, bob));
-    const narrow = [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'has reaction' }];
+    const narrow = [{ operator: 'channel', operand: 'lounge' }, { operator: 'topic', operand: 'has reaction' }];
     expect((await fetchNarrow(t, alice, [...narrow, { operator: 'has', operand: 'reaction' }])).map((m) => m.id)).toEqual([liked]);
     expect((await fetchNarrow(t, alice, [...narrow, { operator: 'has', operand: 'reaction', negated: true }])).map((m) => m.id)).toEqual([plain]);
   });
@@ -310,7 +310,7 @@ describe('reactions and the rest of the message', () => {
       const id = await sendToChannel(t, t.owner, channel, 'cost', 'react');
       return [await statements(() => react(id, { emoji_name: 'thumbs_up' })), await statements(() => unreact(id, { emoji_name: 'thumbs_up' }))];
     };
-    const few = await cost('general');
+    const few = await cost('lounge');
     const many = await cost('crowd');
     expect(many).toEqual(few);
     // today 17 each: access (5), reactions, custom emoji, the write, audience, reactor, journal and transaction
@@ -320,7 +320,7 @@ describe('reactions and the rest of the message', () => {
   it('cost one statement however many messages are fetched', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const id = await sendToChannel(t, alice, 'general', 'counted', `message ${i}`);
+      const id = await sendToChannel(t, alice, 'lounge', 'counted', `message ${i}`);
       expectSuccess(await react(id, { emoji_name: 'thumbs_up' }, bob));
       expectSuccess(await react(id, { emoji_name: 'zulip' }));
       ids.push(id);

@@ -22,12 +22,12 @@ beforeAll(async () => {
   bob = await t.createUser({ fullName: 'Bob' });
   guest = await t.createUser({ role: 600, fullName: 'Guest' });
   other = await t.createOrganization('other');
-  await createChannels(t, ['general', 'archive me', 'lobby']);
+  await createChannels(t, ['lounge', 'archive me', 'lobby']);
   await createChannels(t, ['secret'], { form: { invite_only: true } });
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }, { name: 'archive me' }, { name: 'secret' }], principals: [bob.id] } });
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [alice.id] } });
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }, { name: 'archive me' }, { name: 'secret' }], principals: [bob.id] } });
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }], principals: [alice.id] } });
   expectSuccess(await t.post('users/me/subscriptions', { as: other, form: { subscriptions: [{ name: 'elsewhere' }] } }));
-  ids = { ...(await channelIds(t, ['general', 'archive me', 'secret', 'lobby'])) };
+  ids = { ...(await channelIds(t, ['lounge', 'archive me', 'secret', 'lobby'])) };
 });
 afterAll(() => t.close());
 
@@ -47,41 +47,41 @@ async function flagEvents(as: Account, act: () => Promise<void>): Promise<Record
 
 describe('POST /mark_topic_as_read', () => {
   it('marks the topic read (any case), answers the bare envelope and tells only the user, with the changed ids', async () => {
-    const a = await sendToChannel(t, alice, 'general', 'Topic A', 'one');
-    const b = await sendToChannel(t, alice, 'general', 'topic a', 'two');
-    const c = await sendToChannel(t, alice, 'general', 'Topic B', 'three');
+    const a = await sendToChannel(t, alice, 'lounge', 'Topic A', 'one');
+    const b = await sendToChannel(t, alice, 'lounge', 'topic a', 'two');
+    const c = await sendToChannel(t, alice, 'lounge', 'Topic B', 'three');
     let res!: Awaited<ReturnType<TestApp['post']>>;
     const bobEvents = await flagEvents(bob, async () => {
-      res = await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: 'TOPIC A' } });
+      res = await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: 'TOPIC A' } });
     });
     expect(res.body).toEqual({ result: 'success', msg: '' });
     expect(bobEvents).toEqual([readEvent([a, b])]);
     expect(await flagsOf(bob, a)).toEqual(['read']);
     expect(await flagsOf(bob, c)).toEqual([]);
     // Alice (the sender, read already) hears nothing of Bob's reading.
-    expect(await flagEvents(alice, async () => void (await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: 'Topic B' } })))).toEqual([]);
+    expect(await flagEvents(alice, async () => void (await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: 'Topic B' } })))).toEqual([]);
   });
 
   it('sends no event when nothing was unread', async () => {
-    await sendToChannel(t, alice, 'general', 'quiet', 'q');
-    expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: 'quiet' } }));
-    expect(await flagEvents(bob, async () => expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: 'quiet' } })))).toEqual([]);
+    await sendToChannel(t, alice, 'lounge', 'quiet', 'q');
+    expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: 'quiet' } }));
+    expect(await flagEvents(bob, async () => expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: 'quiet' } })))).toEqual([]);
   });
 
   it('takes "general chat" and "" for the empty topic', async () => {
-    const empty = await sendToChannel(t, alice, 'general', '', 'no topic');
-    const named = await sendToChannel(t, alice, 'general', 'named', 'named topic');
-    expect(await flagEvents(bob, async () => expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: 'general chat' } })))).toEqual([
+    const empty = await sendToChannel(t, alice, 'lounge', '', 'no topic');
+    const named = await sendToChannel(t, alice, 'lounge', 'named', 'named topic');
+    expect(await flagEvents(bob, async () => expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: 'general chat' } })))).toEqual([
       readEvent([empty]),
     ]);
     expect(await flagsOf(bob, named)).toEqual([]);
-    const again = await sendToChannel(t, alice, 'general', '', 'no topic again');
-    expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: '' } }));
+    const again = await sendToChannel(t, alice, 'lounge', '', 'no topic again');
+    expectSuccess(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: '' } }));
     expect(await flagsOf(bob, again)).toEqual(['read']);
   });
 
   it.each([
-    [{ stream_id: 'general', topic_name: 'x' }, 'stream_id is not valid JSON', 'BAD_REQUEST', {}],
+    [{ stream_id: 'lounge', topic_name: 'x' }, 'stream_id is not valid JSON', 'BAD_REQUEST', {}],
     [{ stream_id: '"7"', topic_name: 'x' }, 'stream_id is not an integer', 'BAD_REQUEST', {}],
     [{ topic_name: 'x' }, "Missing 'stream_id' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'stream_id' }],
   ])('rejects %j', async (form, msg, code, extra) => {
@@ -89,22 +89,22 @@ describe('POST /mark_topic_as_read', () => {
   });
 
   it('needs the topic name, and a topic the user received something in', async () => {
-    expectError(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general } }), 400, "Missing 'topic_name' argument", 'REQUEST_VARIABLE_MISSING', {
+    expectError(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge } }), 400, "Missing 'topic_name' argument", 'REQUEST_VARIABLE_MISSING', {
       var_name: 'topic_name',
     });
-    expectError(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.general, topic_name: 'never' } }), 400, "No such topic 'never'");
+    expectError(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lounge, topic_name: 'never' } }), 400, "No such topic 'never'");
     expectError(await t.post('mark_topic_as_read', { as: bob, form: { stream_id: ids.lobby, topic_name: 'general chat' } }), 400, "No such topic ''");
   });
 });
 
 describe('POST /mark_stream_as_read', () => {
   it('marks the channel read, DMs and other channels untouched', async () => {
-    const m1 = await sendToChannel(t, alice, 'general', 'x', 'channel one');
-    const m2 = await sendToChannel(t, alice, 'general', 'y', 'channel two');
+    const m1 = await sendToChannel(t, alice, 'lounge', 'x', 'channel one');
+    const m2 = await sendToChannel(t, alice, 'lounge', 'y', 'channel two');
     const dm = await sendDirect(t, alice, [bob.id], 'dm');
     const elsewhere = await sendToChannel(t, undefined, 'secret', 'z', 'secret stuff');
     const events = await flagEvents(bob, async () => {
-      const res = await t.post('mark_stream_as_read', { as: bob, form: { stream_id: ids.general } });
+      const res = await t.post('mark_stream_as_read', { as: bob, form: { stream_id: ids.lounge } });
       expect(res.body).toEqual({ result: 'success', msg: '' });
     });
     expect(events).toHaveLength(1);
@@ -112,7 +112,7 @@ describe('POST /mark_stream_as_read', () => {
     expect(await flagsOf(bob, dm)).toEqual([]);
     expect(await flagsOf(bob, elsewhere)).toEqual([]);
     // Nothing left unread: no event.
-    expect(await flagEvents(bob, async () => expectSuccess(await t.post('mark_stream_as_read', { as: bob, form: { stream_id: ids.general } })))).toEqual([]);
+    expect(await flagEvents(bob, async () => expectSuccess(await t.post('mark_stream_as_read', { as: bob, form: { stream_id: ids.lounge } })))).toEqual([]);
   });
 
   it('refuses unknown, foreign, inaccessible and archived channels alike, changing nothing', async () => {
@@ -122,7 +122,7 @@ describe('POST /mark_stream_as_read', () => {
     for (const [as, streamId] of [
       [bob, 424242],
       [bob, otherOrgChannel],
-      [guest, ids.general],
+      [guest, ids.lounge],
       [alice, ids.secret],
       [bob, ids['archive me']],
       [bob, 99_999_999_999], // beyond any stored id
@@ -138,7 +138,7 @@ describe('POST /mark_stream_as_read', () => {
 
 describe('POST /mark_all_as_read', () => {
   it('marks everything read, answers complete: true and sends one event with all: true', async () => {
-    const m = await sendToChannel(t, alice, 'general', 'all', 'channel');
+    const m = await sendToChannel(t, alice, 'lounge', 'all', 'channel');
     const dm = await sendDirect(t, alice, [bob.id], 'direct');
     let res!: Awaited<ReturnType<TestApp['post']>>;
     const events = await flagEvents(bob, async () => {
@@ -157,7 +157,7 @@ describe('POST /mark_all_as_read', () => {
       `INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent, sending_client)
        SELECT m.realm_id, m.sender_id, m.recipient_id, m.channel_id, 'bulk', 'bulk', '<p>bulk</p>', now(), 'test'
        FROM messages m, generate_series(1, 2500) WHERE m.id = $1 RETURNING id`,
-      [await sendToChannel(t, alice, 'general', 'bulk', 'seed')],
+      [await sendToChannel(t, alice, 'lounge', 'bulk', 'seed')],
     );
     await sqlRows(`INSERT INTO user_messages (user_id, message_id, flags) SELECT $1, x, 0 FROM unnest($2::int[]) x`, [bob.id, rows.map((r: { id: number }) => r.id)]);
     expectSuccess(await t.post('mark_all_as_read', { as: bob }), { complete: true });

@@ -24,10 +24,10 @@ beforeAll(async () => {
   bob = await t.createUser({ fullName: 'Bob' });
   carol = await t.createUser({ fullName: 'Carol' }); // subscribed to nothing
   other = await t.createOrganization('other');
-  await createChannels(t, ['general']);
+  await createChannels(t, ['lounge']);
   await createChannels(t, ['vault'], { form: { invite_only: true, history_public_to_subscribers: false } });
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [alice.id, bob.id] } });
-  ids = await channelIds(t, ['general', 'vault']);
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }], principals: [alice.id, bob.id] } });
+  ids = await channelIds(t, ['lounge', 'vault']);
 });
 afterAll(() => t.close());
 
@@ -49,7 +49,7 @@ async function foreignMessage(): Promise<number> {
 
 describe('GET /messages/{message_id}', () => {
   it('returns the message object Zulip returns: avatar_url as for client_gravatar, reactions, flags', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'lunch', 'pizza **now**?');
+    const id = await sendToChannel(t, alice, 'lounge', 'lunch', 'pizza **now**?');
     expectSuccess(await t.post(`messages/${id}/reactions`, { as: bob, form: { emoji_name: 'thumbs_up' } }));
     const res = await t.get(`messages/${id}`, { as: bob });
     const [row] = await sql(`SELECT recipient_id, floor(extract(epoch FROM date_sent))::int AS ts FROM messages WHERE id = $1`, [id]);
@@ -72,9 +72,9 @@ describe('GET /messages/{message_id}', () => {
         sender_full_name: 'Alice',
         sender_email: alice.email,
         sender_realm_str: '',
-        display_recipient: 'general',
+        display_recipient: 'lounge',
         type: 'stream',
-        stream_id: ids.general,
+        stream_id: ids.lounge,
         avatar_url: null,
         content_type: 'text/html',
         flags: [],
@@ -86,7 +86,7 @@ describe('GET /messages/{message_id}', () => {
   });
 
   it('gives the raw Markdown with apply_markdown=false, historical read flags to non-recipients, and the empty topic as asked', async () => {
-    const id = await sendToChannel(t, alice, 'general', '', '_raw_ text');
+    const id = await sendToChannel(t, alice, 'lounge', '', '_raw_ text');
     const raw = await t.get(`messages/${id}`, { as: carol, query: { apply_markdown: false } });
     expect(raw.body.message).toMatchObject({ content: '_raw_ text', content_type: 'text/x-markdown', flags: ['read', 'historical'], subject: 'general chat' });
     expect(raw.body.raw_content).toBe('_raw_ text');
@@ -120,7 +120,7 @@ describe('GET /messages/{message_id}', () => {
 
 describe('GET /messages/{message_id}/history', () => {
   it('lists the snapshots oldest first, with what each edit changed and an HTML diff of content edits', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'party at my houz', 'Hello!');
+    const id = await sendToChannel(t, alice, 'lounge', 'party at my houz', 'Hello!');
     t.clock.advance(10);
     expectSuccess(await t.patch(`messages/${id}`, { as: alice, form: { content: 'Howdy!', topic: 'party at my house' } }));
     const [row] = await sql(`SELECT floor(extract(epoch FROM date_sent))::int AS sent, floor(extract(epoch FROM last_edit_time))::int AS edited FROM messages WHERE id = $1`, [id]);
@@ -146,7 +146,7 @@ describe('GET /messages/{message_id}/history', () => {
   });
 
   it('follows the organization’s policy: "moves" drops content-only edits and content fields, "none" refuses first', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'policy', 'one two');
+    const id = await sendToChannel(t, alice, 'lounge', 'policy', 'one two');
     expectSuccess(await t.patch(`messages/${id}`, { as: alice, form: { content: 'one three' } }));
     expectSuccess(await t.patch(`messages/${id}`, { as: alice, form: { content: 'one four', topic: 'policy moved' } }));
     const all = (await t.get(`messages/${id}/history`, { as: bob })).body.message_history;
@@ -169,7 +169,7 @@ describe('GET /messages/{message_id}/history', () => {
   });
 
   it('shows the empty topic as asked', async () => {
-    const id = await sendToChannel(t, alice, 'general', '', 'untitled');
+    const id = await sendToChannel(t, alice, 'lounge', '', 'untitled');
     expectSuccess(await t.patch(`messages/${id}`, { as: alice, form: { topic: 'titled' } }));
     const plain = (await t.get(`messages/${id}/history`, { as: bob })).body.message_history;
     expect(plain.map((s: { topic: string }) => s.topic)).toEqual(['general chat', 'titled']);
@@ -205,7 +205,7 @@ describe('POST /messages/render', () => {
     expect(res.status).toBe(405);
     expect(res.body.allowed_methods).toEqual(['GET', 'HEAD']);
     expectError(await t.patch('messages/abc', { as: bob, form: { content: 'x' } }), 404, 'Not Found', 'NOT_FOUND');
-    const id = await sendToChannel(t, bob, 'general', 'routes', 'still here');
+    const id = await sendToChannel(t, bob, 'lounge', 'routes', 'still here');
     expect((await t.get(`messages/${id}`, { as: bob })).status).toBe(200);
     const wrong = await t.post(`messages/${id}`, { as: bob });
     expect(wrong.status).toBe(405);
@@ -215,12 +215,12 @@ describe('POST /messages/render', () => {
 
 describe('GET /messages/matches_narrow', () => {
   it('keeps the received messages that match, with their rendering and escaped topic', async () => {
-    const hit = await sendToChannel(t, alice, 'general', 'fish & chips', 'cod');
-    const other1 = await sendToChannel(t, alice, 'general', 'other', 'haddock');
+    const hit = await sendToChannel(t, alice, 'lounge', 'fish & chips', 'cod');
+    const other1 = await sendToChannel(t, alice, 'lounge', 'other', 'haddock');
     const dm = await sendDirect(t, alice, [bob.id], 'cod too');
     const res = await t.get('messages/matches_narrow', {
       as: bob,
-      query: { msg_ids: [hit, other1, dm, 424242], narrow: [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'Fish & Chips' }] },
+      query: { msg_ids: [hit, other1, dm, 424242], narrow: [{ operator: 'channel', operand: 'lounge' }, { operator: 'topic', operand: 'Fish & Chips' }] },
     });
     expect(res.body).toEqual({
       result: 'success',
@@ -230,7 +230,7 @@ describe('GET /messages/matches_narrow', () => {
   });
 
   it('highlights the searched words in content and topic, outside tags', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'Pizza night', 'I like **pizza** and [pizza](https://pizza.example)');
+    const id = await sendToChannel(t, alice, 'lounge', 'Pizza night', 'I like **pizza** and [pizza](https://pizza.example)');
     const res = await t.get('messages/matches_narrow', { as: bob, query: { msg_ids: [id], narrow: [['search', 'pizza']] } });
     expect(res.body.messages).toEqual({
       [String(id)]: {
@@ -247,7 +247,7 @@ describe('GET /messages/matches_narrow', () => {
   });
 
   it('leaves out messages the user only reaches through public history, and others’ messages', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'public', 'not received by carol');
+    const id = await sendToChannel(t, alice, 'lounge', 'public', 'not received by carol');
     expectSuccess(await t.get('messages/matches_narrow', { as: carol, query: { msg_ids: [id], narrow: [] } }), { messages: {} });
     expectSuccess(await t.get('messages/matches_narrow', { as: other, query: { msg_ids: [id], narrow: [] } }), { messages: {} });
     // Ids beyond any stored one match nothing, in msg_ids or in an id term.
@@ -271,8 +271,8 @@ describe('GET /messages/{message_id}/read_receipts', () => {
   it('lists who read the message: not the sender, not unread, not users who keep it private or are deactivated', async () => {
     const dave = await t.createUser({ fullName: 'Dave' });
     const erin = await t.createUser({ fullName: 'Erin' });
-    await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }], principals: [dave.id, erin.id] } });
-    const id = await sendToChannel(t, alice, 'general', 'receipts', 'did you read this?');
+    await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }], principals: [dave.id, erin.id] } });
+    const id = await sendToChannel(t, alice, 'lounge', 'receipts', 'did you read this?');
     for (const reader of [bob, dave, erin]) expectSuccess(await t.post('messages/flags', { as: reader, form: { messages: [id], op: 'add', flag: 'read' } }));
     await sql(`UPDATE users SET send_read_receipts = false WHERE id = $1`, [dave.id]);
     expectSuccess(await t.delete(`users/${erin.id}`));
@@ -282,7 +282,7 @@ describe('GET /messages/{message_id}/read_receipts', () => {
   });
 
   it('refuses when the organization disabled read receipts (a setting admins change, with an event)', async () => {
-    const id = await sendToChannel(t, alice, 'general', 'receipts', 'again');
+    const id = await sendToChannel(t, alice, 'lounge', 'receipts', 'again');
     expect((await t.post('register', { as: bob, form: { fetch_event_types: ['realm'] } })).body.realm_enable_read_receipts).toBe(true);
     const q = await EventClient.register(t, bob, { event_types: ['realm'] });
     expectError(await t.patch('realm', { as: alice, form: { enable_read_receipts: false } }), 400, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
@@ -308,7 +308,7 @@ describe('zulip-js', () => {
       messages: { render: Call; getById: Call; getHistoryById: Call };
       streams: { topics: { retrieve: Call } };
     };
-    const id = await sendToChannel(t, alice, 'general', 'zulip-js topic', 'from **zulip-js**');
+    const id = await sendToChannel(t, alice, 'lounge', 'zulip-js topic', 'from **zulip-js**');
     expect(await client.messages.render('**bold**')).toEqual({ result: 'success', msg: '', rendered: '<p><strong>bold</strong></p>' });
     const got = await client.messages.getById({ message_id: id, apply_markdown: false });
     expect(got).toMatchObject({ result: 'success', raw_content: 'from **zulip-js**', message: { id, content: 'from **zulip-js**' } });
@@ -317,7 +317,7 @@ describe('zulip-js', () => {
       result: 'success',
       message_history: [{ content: 'from **zulip-js**', topic: 'zulip-js topic', user_id: alice.id }],
     });
-    const topicsRes = await client.streams.topics.retrieve({ stream_id: ids.general });
+    const topicsRes = await client.streams.topics.retrieve({ stream_id: ids.lounge });
     expect((topicsRes.topics as { name: string; max_id: number }[])[0]).toEqual({ name: 'zulip-js topic', max_id: id });
   });
 });

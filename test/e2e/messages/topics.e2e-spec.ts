@@ -22,12 +22,12 @@ beforeAll(async () => {
   bob = await t.createUser({ fullName: 'Bob' });
   guest = await t.createUser({ role: 600, fullName: 'Guest' });
   other = await t.createOrganization('other');
-  await createChannels(t, ['general', 'gone', 'empty']);
+  await createChannels(t, ['lounge', 'gone', 'empty']);
   await createChannels(t, ['vault'], { form: { invite_only: true, history_public_to_subscribers: false } });
-  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'general' }, { name: 'vault' }, { name: 'gone' }], principals: [alice.id] } });
+  await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'lounge' }, { name: 'vault' }, { name: 'gone' }], principals: [alice.id] } });
   expectSuccess(await t.post('users/me/subscriptions', { as: other, form: { subscriptions: [{ name: 'elsewhere' }] } }));
   otherChannel = (await t.get('streams', { as: other })).body.streams.find((c: { name: string }) => c.name === 'elsewhere').stream_id;
-  ids = await channelIds(t, ['general', 'gone', 'empty', 'vault']);
+  ids = await channelIds(t, ['lounge', 'gone', 'empty', 'vault']);
   // "empty" loses the Notification Bot's creation notice, its only message.
   expectSuccess(await t.post(`streams/${ids.empty}/delete_topic`, { form: { topic_name: 'channel events' } }));
 });
@@ -37,11 +37,11 @@ const topics = (channelId: number | string, as: Account = alice, query?: Record<
 
 describe('GET /users/me/{stream_id}/topics', () => {
   it('lists each topic once, newest first, named as its newest message spells it', async () => {
-    const a1 = await sendToChannel(t, alice, 'general', 'Lunch', 'one');
-    const b = await sendToChannel(t, alice, 'general', 'plans', 'two');
-    const a2 = await sendToChannel(t, alice, 'general', 'lunch', 'three');
-    const e = await sendToChannel(t, alice, 'general', '', 'no topic');
-    const res = await topics(ids.general);
+    const a1 = await sendToChannel(t, alice, 'lounge', 'Lunch', 'one');
+    const b = await sendToChannel(t, alice, 'lounge', 'plans', 'two');
+    const a2 = await sendToChannel(t, alice, 'lounge', 'lunch', 'three');
+    const e = await sendToChannel(t, alice, 'lounge', '', 'no topic');
+    const res = await topics(ids.lounge);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       result: 'success',
@@ -56,12 +56,12 @@ describe('GET /users/me/{stream_id}/topics', () => {
     });
     expect(res.body.topics[3].max_id).toBeLessThan(a1);
     expect(a1).toBeLessThan(a2);
-    expect((await topics(ids.general, alice, { allow_empty_topic_name: true })).body.topics[0]).toEqual({ name: '', max_id: e });
+    expect((await topics(ids.lounge, alice, { allow_empty_topic_name: true })).body.topics[0]).toEqual({ name: '', max_id: e });
     expectSuccess(await topics(ids.empty), { topics: [] });
   });
 
   it('lets any member read a public channel, and with protected history only the topics of received messages', async () => {
-    expectSuccess(await topics(ids.general, bob)); // not subscribed, public channel
+    expectSuccess(await topics(ids.lounge, bob)); // not subscribed, public channel
     const before = await sendToChannel(t, undefined, 'vault', 'before bob', 'secret');
     await t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'vault' }], principals: [bob.id] } });
     const after = await sendToChannel(t, undefined, 'vault', 'after bob', 'still secret');
@@ -80,14 +80,14 @@ describe('GET /users/me/{stream_id}/topics', () => {
     for (const [as, id] of [
       [alice, 424242],
       [alice, otherChannel],
-      [guest, ids.general],
+      [guest, ids.lounge],
       [guest, ids.vault],
       [alice, ids.gone],
     ] as [Account, number][]) {
       expectError(await topics(id, as), 400, 'Invalid channel ID');
     }
     expectError(await topics('abc'), 404, 'Not Found', 'NOT_FOUND');
-    expectError(await topics(ids.general, alice, { allow_empty_topic_name: 'yes' }), 400, 'allow_empty_topic_name is not valid JSON');
+    expectError(await topics(ids.lounge, alice, { allow_empty_topic_name: 'yes' }), 400, 'allow_empty_topic_name is not valid JSON');
   });
 });
 
@@ -107,27 +107,27 @@ describe('POST /user_topics', () => {
     const legacy = await EventClient.register(t, alice, { event_types: ['muted_topics'] });
     const bobs = await EventClient.register(t, bob, { event_types: ['user_topic', 'muted_topics'] });
 
-    const res = await set({ stream_id: ids.general, topic: 'Noise', visibility_policy: 1 });
+    const res = await set({ stream_id: ids.lounge, topic: 'Noise', visibility_policy: 1 });
     expect(res.body).toEqual({ result: 'success', msg: '' });
-    const muted = { type: 'muted_topics', muted_topics: [['general', 'Noise', expect.any(Number)]] };
-    expect((await all.next()).map(({ id: _id, ...e }) => e)).toEqual([muted, userTopic(ids.general, 'Noise', 1)]);
-    expect((await modern.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.general, 'Noise', 1)]);
+    const muted = { type: 'muted_topics', muted_topics: [['lounge', 'Noise', expect.any(Number)]] };
+    expect((await all.next()).map(({ id: _id, ...e }) => e)).toEqual([muted, userTopic(ids.lounge, 'Noise', 1)]);
+    expect((await modern.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.lounge, 'Noise', 1)]);
     expect((await legacy.next()).map(({ id: _id, ...e }) => e)).toEqual([muted]);
 
     for (const policy of [3, 2, 0]) {
-      expectSuccess(await set({ stream_id: ids.general, topic: 'noise', visibility_policy: policy }));
-      expect((await modern.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.general, 'noise', policy)]);
+      expectSuccess(await set({ stream_id: ids.lounge, topic: 'noise', visibility_policy: policy }));
+      expect((await modern.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.lounge, 'noise', policy)]);
       expect((await legacy.next()).map(({ id: _id, ...e }) => e)).toEqual([{ type: 'muted_topics', muted_topics: [] }]);
     }
     expect(await bobs.drain()).toEqual([]);
   });
 
   it('changes nothing and tells nothing when the policy already is the requested one', async () => {
-    expectSuccess(await set({ stream_id: ids.general, topic: 'steady', visibility_policy: 3 }));
+    expectSuccess(await set({ stream_id: ids.lounge, topic: 'steady', visibility_policy: 3 }));
     const q = await EventClient.register(t, alice, { event_types: ['user_topic'] });
-    expectSuccess(await set({ stream_id: ids.general, topic: 'Steady', visibility_policy: 3 }));
-    expectSuccess(await set({ stream_id: ids.general, topic: 'never set', visibility_policy: 0 }));
-    expectSuccess(await set({ stream_id: ids.general, topic: 'marker', visibility_policy: 2 }));
+    expectSuccess(await set({ stream_id: ids.lounge, topic: 'Steady', visibility_policy: 3 }));
+    expectSuccess(await set({ stream_id: ids.lounge, topic: 'never set', visibility_policy: 0 }));
+    expectSuccess(await set({ stream_id: ids.lounge, topic: 'marker', visibility_policy: 2 }));
     expect((await q.next()).map((e) => e.topic_name)).toEqual(['marker']);
   });
 
@@ -137,25 +137,25 @@ describe('POST /user_topics', () => {
       event_types: ['user_topic'],
       client_capabilities: { notification_settings_null: false, empty_topic_name: true },
     });
-    expectSuccess(await set({ stream_id: ids.general, topic: 'general chat', visibility_policy: 1 }));
-    expect((await plain.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.general, 'general chat', 1)]);
-    expect((await aware.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.general, '', 1)]);
+    expectSuccess(await set({ stream_id: ids.lounge, topic: 'general chat', visibility_policy: 1 }));
+    expect((await plain.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.lounge, 'general chat', 1)]);
+    expect((await aware.next()).map(({ id: _id, ...e }) => e)).toEqual([userTopic(ids.lounge, '', 1)]);
     const res = await t.post('register', { as: alice, form: { fetch_event_types: ['user_topic', 'muted_topics'] } });
-    expect(res.body.user_topics).toContainEqual({ stream_id: ids.general, topic_name: 'general chat', last_updated: expect.any(Number), visibility_policy: 1 });
+    expect(res.body.user_topics).toContainEqual({ stream_id: ids.lounge, topic_name: 'general chat', last_updated: expect.any(Number), visibility_policy: 1 });
     expect(res.body).not.toHaveProperty('muted_topics');
     const modern = await t.post('register', { as: alice, form: { fetch_event_types: ['user_topic'], client_capabilities: { notification_settings_null: false, empty_topic_name: true } } });
-    expect(modern.body.user_topics).toContainEqual({ stream_id: ids.general, topic_name: '', last_updated: expect.any(Number), visibility_policy: 1 });
+    expect(modern.body.user_topics).toContainEqual({ stream_id: ids.lounge, topic_name: '', last_updated: expect.any(Number), visibility_policy: 1 });
     const legacy = await t.post('register', { as: alice, form: { fetch_event_types: ['muted_topics'] } });
-    expect(legacy.body.muted_topics).toContainEqual(['general', '', expect.any(Number)]);
-    expectSuccess(await set({ stream_id: ids.general, topic: '', visibility_policy: 0 }));
+    expect(legacy.body.muted_topics).toContainEqual(['lounge', '', expect.any(Number)]);
+    expectSuccess(await set({ stream_id: ids.lounge, topic: '', visibility_policy: 0 }));
   });
 
   it('needs access to set a policy, and only an existing channel of the organization to clear one', async () => {
-    expectSuccess(await set({ stream_id: ids.general, topic: 'x', visibility_policy: 1 }, bob)); // public, not subscribed
+    expectSuccess(await set({ stream_id: ids.lounge, topic: 'x', visibility_policy: 1 }, bob)); // public, not subscribed
     for (const [as, id] of [
       [alice, 424242],
       [alice, otherChannel],
-      [guest, ids.general],
+      [guest, ids.lounge],
       [guest, ids.vault],
       [alice, ids.gone],
     ] as [Account, number][]) {
@@ -185,13 +185,13 @@ describe('POST /user_topics', () => {
 describe('PATCH /users/me/subscriptions/muted_topics (legacy)', () => {
   it('still mutes and unmutes, and now also sends the legacy muted_topics list', async () => {
     const q = await EventClient.register(t, alice, { event_types: ['muted_topics', 'subscription'] });
-    expectSuccess(await t.patch('users/me/subscriptions/muted_topics', { as: alice, form: { stream_id: ids.general, topic: 'legacy', op: 'add' } }));
+    expectSuccess(await t.patch('users/me/subscriptions/muted_topics', { as: alice, form: { stream_id: ids.lounge, topic: 'legacy', op: 'add' } }));
     expect((await q.next()).map(({ id: _id, ...e }) => e)).toEqual([
-      { type: 'muted_topics', muted_topics: expect.arrayContaining([['general', 'legacy', expect.any(Number)]]) },
+      { type: 'muted_topics', muted_topics: expect.arrayContaining([['lounge', 'legacy', expect.any(Number)]]) },
     ]);
-    expectSuccess(await t.patch('users/me/subscriptions/muted_topics', { as: alice, form: { stream_id: ids.general, topic: 'legacy', op: 'remove' } }));
+    expectSuccess(await t.patch('users/me/subscriptions/muted_topics', { as: alice, form: { stream_id: ids.lounge, topic: 'legacy', op: 'remove' } }));
     const [event] = await q.next();
     expect(event.type).toBe('muted_topics');
-    expect(event.muted_topics).not.toContainEqual(['general', 'legacy', expect.any(Number)]);
+    expect(event.muted_topics).not.toContainEqual(['lounge', 'legacy', expect.any(Number)]);
   });
 });

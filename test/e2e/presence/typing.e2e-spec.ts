@@ -31,7 +31,7 @@ beforeAll(async () => {
   otherOwner = await t.createOrganization('elsewhere');
   const reg = await t.post('register', { form: { fetch_event_types: ['realm_user'] } });
   notificationBot = reg.body.cross_realm_bots.map((b: { user_id: number; email: string }) => ({ user_id: b.user_id, email: b.email }))[0];
-  ch = await createChannels(t, ['general', 'old', 'announce'], { form: { principals: [t.owner.id, member.id, other.id, moderator.id] } });
+  ch = await createChannels(t, ['lounge', 'old', 'announce'], { form: { principals: [t.owner.id, member.id, other.id, moderator.id] } });
   Object.assign(ch, await createChannels(t, ['secret'], { form: { invite_only: true } }));
   Object.assign(ch, await createChannels(t, ['lobby'], { form: { principals: [guest.id] } }));
   expectSuccess(await t.delete(`streams/${ch.old}`));
@@ -122,8 +122,8 @@ describe('typing in a channel', () => {
       await EventClient.register(t, guest, STREAM_TYPING),
     ];
     for (const type of ['stream', 'channel']) {
-      expectSuccess(await typing(member, { type, op: 'start', stream_id: ch.general, topic: ' Lunch plans ' }));
-      const expected = { type: 'typing', op: 'start', message_type: 'stream', sender: person(member), stream_id: ch.general, topic: 'Lunch plans' };
+      expectSuccess(await typing(member, { type, op: 'start', stream_id: ch.lounge, topic: ' Lunch plans ' }));
+      const expected = { type: 'typing', op: 'start', message_type: 'stream', sender: person(member), stream_id: ch.lounge, topic: 'Lunch plans' };
       for (const c of [m, o]) expect((await c.ofType('typing')).map(({ id: _, ...e }) => e)).toEqual([expected]);
     }
     expect(await plain.drain()).toEqual([]);
@@ -134,11 +134,11 @@ describe('typing in a channel', () => {
     const modern = await EventClient.register(t, other, { client_capabilities: { ...STREAM_TYPING.client_capabilities, empty_topic_name: true } });
     const older = await EventClient.register(t, other, STREAM_TYPING);
     for (const topic of ['general chat', '(no topic)', '']) {
-      expectSuccess(await typing(member, { type: 'channel', op: 'stop', stream_id: ch.general, subject: topic }));
+      expectSuccess(await typing(member, { type: 'channel', op: 'stop', stream_id: ch.lounge, subject: topic }));
       expect((await modern.ofType('typing'))[0]).toMatchObject({ op: 'stop', topic: '' });
       expect((await older.ofType('typing'))[0]).toMatchObject({ op: 'stop', topic: 'general chat' });
     }
-    expectError(await typing(member, { type: 'channel', op: 'stop', stream_id: ch.general, topic: 'a', subject: 'b' }), 400, "Can't decide between 'topic' and 'subject' arguments", 'REQUEST_CONFUSING_VAR', {
+    expectError(await typing(member, { type: 'channel', op: 'stop', stream_id: ch.lounge, topic: 'a', subject: 'b' }), 400, "Can't decide between 'topic' and 'subject' arguments", 'REQUEST_CONFUSING_VAR', {
       var_name1: 'topic',
       var_name2: 'subject',
     });
@@ -157,7 +157,7 @@ describe('typing in a channel', () => {
     expectError(await typing(member, { type: 'stream', op: 'start', stream_id: ch.announce, topic: 'x' }), 400, denied);
     expectError(await typing(bot, { type: 'stream', op: 'start', stream_id: ch.announce, topic: 'x' }), 400, denied);
     expectSuccess(await typing(moderator, { type: 'stream', op: 'start', stream_id: ch.announce, topic: 'x' }));
-    expectSuccess(await typing(bot, { type: 'stream', op: 'start', stream_id: ch.general, topic: 'x' }));
+    expectSuccess(await typing(bot, { type: 'stream', op: 'start', stream_id: ch.lounge, topic: 'x' }));
   });
 
   it.each([
@@ -173,7 +173,7 @@ describe('typing in a channel', () => {
 
   it('needs the channel id before the topic', async () => {
     expectError(await typing(member, { type: 'stream', op: 'start' }), 400, "Missing 'stream_id' argument");
-    expectError(await typing(member, { type: 'stream', op: 'start', stream_id: ch.general }), 400, 'Missing topic');
+    expectError(await typing(member, { type: 'stream', op: 'start', stream_id: ch.lounge }), 400, 'Missing topic');
   });
 
   it('refuses archived, unreadable and other organizations\' channels alike', async () => {
@@ -183,7 +183,7 @@ describe('typing in a channel', () => {
     for (const [as, id] of [
       [member, ch.old],
       [member, ch.secret],
-      [guest, ch.general],
+      [guest, ch.lounge],
       [member, theirs],
     ] as const) {
       expectError(await typing(as, { type: 'stream', op: 'start', stream_id: id, topic: 'x' }), 400, 'Invalid channel ID');
@@ -246,9 +246,9 @@ describe('the typing settings (PATCH /settings)', () => {
 
   it('channel typing follows send_stream_typing_notifications', async () => {
     expectSuccess(await t.patch('settings', { as: member, form: { send_stream_typing_notifications: false } }));
-    const res = await typing(member, { op: 'start', type: 'stream', stream_id: ch.general, topic: 'lunch' });
+    const res = await typing(member, { op: 'start', type: 'stream', stream_id: ch.lounge, topic: 'lunch' });
     expectError(res, 400, 'User has disabled typing notifications for channel messages');
     expectSuccess(await t.patch('settings', { as: member, form: { send_stream_typing_notifications: true } }));
-    expectSuccess(await typing(member, { op: 'start', type: 'stream', stream_id: ch.general, topic: 'lunch' }));
+    expectSuccess(await typing(member, { op: 'start', type: 'stream', stream_id: ch.lounge, topic: 'lunch' }));
   });
 });

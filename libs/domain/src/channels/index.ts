@@ -7,3 +7,4 @@ export * from './channel-settings.js';
 export * from './subscription.js';
 export * from './subscription.policy.js';
 export * from './channel-notices.js';
+export * from './initial-channels.js';

@@ -4,6 +4,8 @@ import { assertCanCreateChannel, type CreationFacts } from './channel-creation.p
 import {
   assertCanChangeDefault,
   assertCanChangeSubscription,
+  assertCanMakeDefault,
+  assertCanRemoveDefault,
   assertCanRemoveSubscribers,
   assertDefaultChannelIsPublic,
   authorizeSubscribing,
@@ -269,5 +271,42 @@ describe('default channels are never private', () => {
     expect(c.inviteOnly).toBe(false);
     c.changePrivacy({ isPrivate: true }, { ...privacyFacts, isDefaultChannel: false });
     expect(c.inviteOnly).toBe(true);
+  });
+});
+
+describe('default channels (POST / DELETE /default_streams)', () => {
+  const view = (o: { inviteOnly?: boolean; isArchived?: boolean } = {}) => ({
+    inviteOnly: o.inviteOnly ?? false,
+    isWebPublic: false,
+    isArchived: o.isArchived ?? false,
+    groupSettings: channelSettings(),
+  });
+  const admin = aViewer(Role.ADMINISTRATOR);
+  const msg = (f: () => void) => {
+    try {
+      f();
+      return 'ok';
+    } catch (e) {
+      return (e as { msg: string }).msg;
+    }
+  };
+
+  it.each([
+    ['a public channel', view(), false, 'ok'],
+    ['a private channel the caller is in', view({ inviteOnly: true }), true, 'Private channels cannot be made default.'],
+    ['a private channel the caller is not in', view({ inviteOnly: true }), false, 'Invalid channel ID'],
+    ['an archived channel', view({ isArchived: true }), true, 'Invalid channel ID'],
+    ['no channel', null, false, 'Invalid channel ID'],
+  ] as const)('making %s default → %s', (_name, c, subscribed, expected) => {
+    expect(msg(() => assertCanMakeDefault(c, admin, subscribed))).toBe(expected);
+  });
+
+  it.each([
+    ['a public channel', view(), 'ok'],
+    ['a private channel (metadata access is enough)', view({ inviteOnly: true }), 'ok'],
+    ['an archived channel', view({ isArchived: true }), 'Invalid channel ID'],
+    ['no channel', null, 'Invalid channel ID'],
+  ] as const)('removing %s → %s', (_name, c, expected) => {
+    expect(msg(() => assertCanRemoveDefault(c, admin, false))).toBe(expected);
   });
 });

@@ -122,3 +122,25 @@ export function assertCanChangeDefault(actorRole: Role, channel: { readonly invi
   if (!isAdmin(actorRole)) throw badRequest('You do not have permission to change default channels.');
   assertDefaultChannelIsPublic({ isPrivate: channel.inviteOnly, isDefault });
 }
+
+/** The channel facts the default-channel endpoints check. */
+export interface DefaultChannelCandidate extends ChannelAccessView {
+  readonly isArchived: boolean;
+}
+
+/**
+ * POST /default_streams (Zulip's add_default_stream): the caller must be able to read the channel
+ * (an archived, unknown or unreadable one is `Invalid channel ID`); a private one cannot be default.
+ */
+export function assertCanMakeDefault(c: DefaultChannelCandidate | null, viewer: Viewer, subscribed: boolean): asserts c is DefaultChannelCandidate {
+  if (c === null || c.isArchived || !hasContentAccess(c, viewer, subscribed)) throw invalidChannelId();
+  if (c.inviteOnly) throw badRequest('Private channels cannot be made default.');
+}
+
+/**
+ * DELETE /default_streams (Zulip's remove_default_stream): metadata access is enough; removing a
+ * channel that is not a default channel is not an error.
+ */
+export function assertCanRemoveDefault(c: DefaultChannelCandidate | null, viewer: Viewer, subscribed: boolean): asserts c is DefaultChannelCandidate {
+  if (c === null || c.isArchived || !hasMetadataAccess(c, viewer, subscribed)) throw invalidChannelId();
+}

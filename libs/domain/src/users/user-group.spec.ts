@@ -1,6 +1,7 @@
 import {
   assertCanAddMembers,
   assertCanAddSubgroups,
+  assertGroupNotInUse,
   assertCanRemoveMembers,
   assertSomethingToDo,
   checkUserGroupName,
@@ -30,6 +31,18 @@ describe('user groups', () => {
     );
     expect(() => assertCanAddSubgroups(10, [11], new Set([11]), new Set([10]))).toThrow(
       'User group 11 is already a subgroup of this group.',
+    );
+  });
+});
+
+describe('assertGroupNotInUse (Zulip’s CannotDeactivateGroupInUseError)', () => {
+  it('passes without objections', () => {
+    expect(() => assertGroupNotInUse([])).not.toThrow();
+  });
+  it('lists the objections in the error data', () => {
+    const objections = [{ type: 'subgroup' as const, supergroup_ids: [3] }, { type: 'realm' as const, settings: ['can_create_groups'] }];
+    expect(() => assertGroupNotInUse(objections)).toThrow(
+      expect.objectContaining({ msg: 'Cannot deactivate user group in use.', code: 'CANNOT_DEACTIVATE_GROUP_IN_USE', data: { objections } }),
     );
   });
 });

@@ -73,3 +73,19 @@ export function assertCanRemoveSubgroups(toRemove: readonly number[], currentSub
     if (!currentSubgroups.has(id)) throw badRequest(`User group ${id} is not a subgroup of this group.`);
   }
 }
+
+export const noNewGroupData = (): DomainError => badRequest('No new data supplied');
+
+/** Where a group is used, as Zulip's CannotDeactivateGroupInUseError lists it. */
+export type GroupObjection =
+  | { type: 'subgroup'; supergroup_ids: number[] }
+  | { type: 'channel'; channel_id: number; settings: string[] }
+  | { type: 'user_group'; group_id: number; settings: string[] }
+  | { type: 'realm'; settings: string[] };
+
+/** A group still in use (a subgroup of an active group, or held by a setting) cannot be deactivated. */
+export function assertGroupNotInUse(objections: readonly GroupObjection[]): void {
+  if (objections.length > 0) {
+    throw new DomainError('Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE', 'invalid', { objections });
+  }
+}
