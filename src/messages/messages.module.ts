@@ -23,6 +23,8 @@ import { LocalFileStorage } from './persistence/local-file-storage.js';
 import { ServerConfig } from '../shared/config/server-config.js';
 import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
+import { RenderTargetsResolver } from './application/render-targets.resolver.js';
+import { EmojiCatalog } from '../emoji/index.js';
 
 @Module({
   // MessageReadingController first: its fixed `messages/…` paths must be matched before `messages/:message_id`.
@@ -44,8 +46,9 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     { provide: HtmlDiffer, useValue: new LxmlStyleHtmlDiffer() },
     MessageViews,
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
-    { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
+    { provide: MessageRenderer, inject: [EmojiCatalog], useFactory: (emoji: EmojiCatalog) => new MarkdownItRenderer(emoji.unicode()) },
+    RenderTargetsResolver,
   ],
-  exports: [NotificationBot, MessageReadsService, MessageRenderer, MessageSender],
+  exports: [NotificationBot, MessageReadsService, MessageRenderer, MessageSender, RenderTargetsResolver],
 })
 export class MessagesModule {}

@@ -96,6 +96,23 @@ function groupNamesOf(re: WrappedRE2): Map<number, string> {
   }
 }
 
+/** The code point index of a UTF-16 index. */
+function codePointIndex(text: string, utf16: number): number {
+  let n = 0;
+  for (let i = 0; i < utf16 && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!(c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) n++;
+  }
+  return n;
+}
+
+/** The UTF-16 index of a code point index. */
+function utf16Index(text: string, codePoints: number): number {
+  let i = 0;
+  for (let n = 0; n < codePoints && i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+  return i;
+}
+
 export const compileRe2: PatternCompiler = (pattern) => {
   const compiled = withRe2(pattern, (re): { names: Map<number, string> } | { error: string } =>
     re.ok() ? { names: groupNamesOf(re) } : { error: re.error() },
@@ -113,6 +130,18 @@ export const compileRe2: PatternCompiler = (pattern) => {
           if (!(name in groups)) groups[name] = m.groups[number - 1];
         }
         return groups;
+      }),
+    exec: (text, start) =>
+      withRe2(pattern, (re) => {
+        // re2-wasm counts in code points; the caller in UTF-16 units.
+        const m = re.match(text, codePointIndex(text, start), true);
+        if (m.index < 0) return null;
+        const index = utf16Index(text, m.index);
+        const groups: Record<string, string | undefined> = {};
+        for (const [number, name] of [...compiled.names].sort((a, b) => a[0] - b[0])) {
+          if (!(name in groups)) groups[name] = m.groups[number - 1];
+        }
+        return { index, end: index + m.match.length, groups };
       }),
   };
   return { ok: true, regex };

@@ -17,6 +17,11 @@ export interface CompiledPattern {
   readonly groupNames: readonly string[];
   /** The first match anywhere in `text` (Python's `search`): each named group's text, or null. */
   search(text: string): Readonly<Record<string, string | undefined>> | null;
+  /**
+   * The first match at or after `start` (a UTF-16 index into `text`; `^` still means the
+   * text's start): where it begins and ends (UTF-16 indices) and each named group's text.
+   */
+  exec(text: string, start: number): { index: number; end: number; groups: Readonly<Record<string, string | undefined>> } | null;
 }
 export type PatternCompiler = (pattern: string) => { ok: true; regex: CompiledPattern } | { ok: false; error: string };
 
