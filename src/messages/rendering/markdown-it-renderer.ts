@@ -360,24 +360,18 @@ function applyLinkifiers(pieces: Piece[], targets: RenderTargets): Piece[] {
       }
       const text = piece.text;
       let last = 0;
-      let pos = 0;
-      for (let guard = 0; pos <= text.length && guard < 1000; guard++) {
-        const m = linkifier.pattern.exec(text, pos);
-        if (m === null) break;
+      // Zulip resumes each search at the character after the match (it may start the next one).
+      const matches = linkifier.pattern.scan(text, (m) => m.end - (m.groups.linkifier_after_match ?? '').length);
+      for (const m of matches) {
         const before = m.groups.linkifier_before_match ?? '';
         const actual = m.groups.linkifier_actual_match ?? '';
-        const after = m.groups.linkifier_after_match ?? '';
-        if (actual === '') {
-          pos = Math.max(m.end, pos + 1);
-          continue;
-        }
         const start = m.index + before.length;
+        if (actual === '' || start < last) continue;
         const end = start + actual.length;
         const href = expandUriTemplate(linkifier.urlTemplate, m.groups);
         next.push({ html: false, text: text.slice(last, start) });
         next.push({ html: true, text: `${openTag('a', { href: localized(href, targets) })}${escapeText(actual)}</a>` });
         last = end;
-        pos = Math.max(m.end - after.length, pos + 1);
       }
       next.push({ html: false, text: text.slice(last) });
     }

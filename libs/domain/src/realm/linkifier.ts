@@ -18,10 +18,18 @@ export interface CompiledPattern {
   /** The first match anywhere in `text` (Python's `search`): each named group's text, or null. */
   search(text: string): Readonly<Record<string, string | undefined>> | null;
   /**
-   * The first match at or after `start` (a UTF-16 index into `text`; `^` still means the
-   * text's start): where it begins and ends (UTF-16 indices) and each named group's text.
+   * Successive matches in `text` (`^` means the text's start): the first search starts at 0,
+   * each next one where `resume` says (a UTF-16 index past the previous start), until no
+   * match is left. Indices are UTF-16 ones.
    */
-  exec(text: string, start: number): { index: number; end: number; groups: Readonly<Record<string, string | undefined>> } | null;
+  scan(text: string, resume: (m: PatternMatch) => number): PatternMatch[];
+}
+
+/** One match: where it begins and ends (UTF-16 indices into the text) and each named group's text. */
+export interface PatternMatch {
+  index: number;
+  end: number;
+  groups: Readonly<Record<string, string | undefined>>;
 }
 export type PatternCompiler = (pattern: string) => { ok: true; regex: CompiledPattern } | { ok: false; error: string };
 
