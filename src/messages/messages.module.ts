@@ -24,7 +24,6 @@ import { ServerConfig } from '../shared/config/server-config.js';
 import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 import { RenderTargetsResolver } from './application/render-targets.resolver.js';
-import { EmojiCatalog } from '../emoji/index.js';
 
 @Module({
   // MessageReadingController first: its fixed `messages/…` paths must be matched before `messages/:message_id`.
@@ -46,7 +45,7 @@ import { EmojiCatalog } from '../emoji/index.js';
     { provide: HtmlDiffer, useValue: new LxmlStyleHtmlDiffer() },
     MessageViews,
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
-    { provide: MessageRenderer, inject: [EmojiCatalog], useFactory: (emoji: EmojiCatalog) => new MarkdownItRenderer(emoji.unicode()) },
+    { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
     RenderTargetsResolver,
   ],
   exports: [NotificationBot, MessageReadsService, MessageRenderer, MessageSender, RenderTargetsResolver],

@@ -1,3 +1,4 @@
+import { UnicodeEmojiTable, type UnicodeEmojiLookup } from '@app/domain/emoji';
 import type { CompiledPattern } from '@app/domain/realm';
 
 /** Who a message's mentions resolve to (resolved by the service, read by the renderer). */
@@ -23,6 +24,8 @@ export interface RenderTargets extends MentionTargets {
   channelsByName: ReadonlyMap<string, { id: number; name: string }>;
   /** The organization's active custom emoji named in the content, by name, with their image URL. */
   customEmoji: ReadonlyMap<string, { name: string; url: string }>;
+  /** The server's Unicode emoji names (`:name:` and literal emoji). */
+  unicodeEmoji: UnicodeEmojiLookup;
   /** The organization's linkifiers, in application order. */
   linkifiers: readonly RenderLinkifier[];
   /** The organization's URL (links into it become relative), or null. */
@@ -37,6 +40,7 @@ export function noRenderTargets(mentions?: Partial<MentionTargets>): RenderTarge
     groupsByName: mentions?.groupsByName ?? new Map(),
     channelsByName: new Map(),
     customEmoji: new Map(),
+    unicodeEmoji: UnicodeEmojiTable.EMPTY,
     linkifiers: [],
     realmUrl: null,
   };

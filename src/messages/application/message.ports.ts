@@ -135,6 +135,8 @@ export abstract class ConversationRepository {
    * the targets of `#**channel**` links.
    */
   abstract linkableChannels(realmId: number, names: readonly string[], viewerId: number | null): Promise<{ id: number; name: string }[]>;
+  /** What every rendering reads: the organization's string id (its URL) and its linkifiers in application order. */
+  abstract renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }>;
   /** Active members of these groups, through subgroups. */
   abstract groupMembers(groupIds: readonly number[]): Promise<number[]>;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { presentRealmEmoji } from '../../emoji/index.js';
+import { EmojiCatalog, presentRealmEmoji } from '../../emoji/index.js';
 import { PatternEngine } from '../../realm/index.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
@@ -40,23 +40,24 @@ export class RenderTargetsResolver {
   constructor(
     private readonly engine: PatternEngine,
     private readonly config: ServerConfig,
+    private readonly emoji: EmojiCatalog,
   ) {}
 
   async resolve(tx: Tx, realmId: number, viewerId: number | null, content: string, mentions: MentionTargets): Promise<RenderTargets> {
     const { channelNames, emojiNames } = renderCandidates(content);
     const channels = await tx.conversations.linkableChannels(realmId, channelNames, viewerId);
     const emoji = await tx.realmEmoji.activeNamed(realmId, emojiNames);
-    const linkifiers = await tx.linkifiers.list(realmId);
-    const realm = await tx.realms.get(realmId);
+    const settings = await tx.conversations.renderSettings(realmId);
     return {
       ...mentions,
       channelsByName: new Map(channels.map((c) => [c.name, c])),
       customEmoji: new Map(emoji.map((e) => [e.name, { name: e.name, url: presentRealmEmoji(e).source_url }])),
-      linkifiers: linkifiers.flatMap((l): RenderLinkifier[] => {
+      unicodeEmoji: this.emoji.unicode(),
+      linkifiers: settings.linkifiers.flatMap((l): RenderLinkifier[] => {
         const compiled = this.engine.compile(prepareLinkifierPattern(l.pattern));
         return compiled.ok ? [{ pattern: compiled.regex, urlTemplate: l.urlTemplate }] : [];
       }),
-      realmUrl: this.config.realmUrl(realm.stringId),
+      realmUrl: this.config.realmUrl(settings.stringId),
     };
   }
 }

@@ -120,6 +120,17 @@ export class TypeOrmConversationRepository extends ConversationRepository {
       [realmId, names.map((n) => n.toLowerCase()), names, viewerId],
     );
   }
+  async renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
+    const rows: { string_id: string; pattern: string | null; url_template: string | null }[] = await this.em.query(
+      `SELECT r.string_id, l.pattern, l.url_template FROM realms r LEFT JOIN linkifiers l ON l.realm_id = r.id
+        WHERE r.id = $1 ORDER BY l."order", l.id`,
+      [realmId],
+    );
+    return {
+      stringId: rows[0]?.string_id ?? '',
+      linkifiers: rows.flatMap((r) => (r.pattern === null || r.url_template === null ? [] : [{ pattern: r.pattern, urlTemplate: r.url_template }])),
+    };
+  }
   async groupMembers(groupIds: readonly number[]): Promise<number[]> {
     if (groupIds.length === 0) return [];
     const rows = await this.em.query(

@@ -154,8 +154,8 @@ function channelLinkRule(state: StateInline, silent: boolean): boolean {
 const EMOJI_NAME = /:([\p{L}\p{N}\p{Mn}\p{Pc}\-+]+):/uy;
 
 /** `:name:` → the organization's custom emoji, the `zulip` emoji, or a Unicode emoji. */
-function emojiRule(unicode: UnicodeEmojiLookup) {
-  return (state: StateInline, silent: boolean): boolean => {
+function emojiRule(state: StateInline, silent: boolean): boolean {
+  {
     if (state.src.charCodeAt(state.pos) !== 0x3a /* : */) return false;
     EMOJI_NAME.lastIndex = state.pos;
     const m = EMOJI_NAME.exec(state.src);
@@ -166,12 +166,12 @@ function emojiRule(unicode: UnicodeEmojiLookup) {
     if (custom) html = imageEmojiHtml(custom.url, name);
     else if (name === 'zulip') html = imageEmojiHtml(ZULIP_EMOJI_URL, name);
     else {
-      const code = unicode.codeOf(name);
+      const code = envOf(state).targets.unicodeEmoji.codeOf(name);
       if (code !== undefined) html = unicodeEmojiHtml(code, name);
     }
     if (html === null) return false;
     return pushHtml(state, silent, html, m[0].length);
-  };
+  }
 }
 
 /** Zulip's POSSIBLE_EMOJI_RE (Unicode TR51's emoji sequence shape). */
@@ -383,7 +383,7 @@ function applyLinkifiers(pieces: Piece[], targets: RenderTargets): Piece[] {
 function applyUnicodeEmoji(pieces: Piece[], unicode: UnicodeEmojiLookup): Piece[] {
   const out: Piece[] = [];
   for (const piece of pieces) {
-    if (piece.html || !/[^\x00-\x7f]/.test(piece.text)) {
+    if (piece.html || !/[\u0080-\u{10ffff}]/u.test(piece.text)) {
       out.push(piece);
       continue;
     }
@@ -408,7 +408,7 @@ function localized(href: string, targets: RenderTargets): string {
   return href.startsWith(`${prefix}#`) || href.startsWith(`${prefix}user_uploads/`) ? href.slice(prefix.length) : href;
 }
 
-function processInline(inline: Token, env: RenderEnv, unicode: UnicodeEmojiLookup, TokenClass: typeof Token): string[] {
+function processInline(inline: Token, env: RenderEnv, TokenClass: typeof Token): string[] {
   const children = inline.children ?? [];
   const result: Token[] = [];
   const previews: string[] = [];
@@ -441,7 +441,7 @@ function processInline(inline: Token, env: RenderEnv, unicode: UnicodeEmojiLooku
     if (t.type === 'text' && linkDepth === 0 && t.content !== '') {
       let pieces: Piece[] = [{ html: false, text: t.content }];
       pieces = applyLinkifiers(pieces, env.targets);
-      pieces = applyUnicodeEmoji(pieces, unicode);
+      pieces = applyUnicodeEmoji(pieces, env.targets.unicodeEmoji);
       for (const p of pieces) {
         if (p.text === '') continue;
         const tok = new TokenClass(p.html ? 'svc_html' : 'text', '', 0);
@@ -463,8 +463,8 @@ function linkText(children: Token[], from: number): string {
 }
 
 /** Core rule: the text-level passes over every paragraph, then image previews after it. */
-function zulipPostProcess(unicode: UnicodeEmojiLookup) {
-  return (state: StateCore): void => {
+function zulipPostProcess(state: StateCore): void {
+  {
     const env = envOf(state);
     const tokens = state.tokens;
     let quoteDepth = 0;
@@ -473,7 +473,7 @@ function zulipPostProcess(unicode: UnicodeEmojiLookup) {
       if (t.type === 'blockquote_open') quoteDepth++;
       if (t.type === 'blockquote_close') quoteDepth--;
       if (t.type !== 'inline') continue;
-      const previews = processInline(t, env, unicode, state.Token);
+      const previews = processInline(t, env, state.Token);
       if (previews.length === 0 || quoteDepth > 0 || env.inQuote || tokens[i - 1]?.type !== 'paragraph_open') continue;
       const html = new state.Token('html_block', '', 0);
       html.content = `${previews.join('')}\n`;
@@ -488,7 +488,7 @@ function zulipPostProcess(unicode: UnicodeEmojiLookup) {
         i += 2;
       }
     }
-  };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -503,7 +503,7 @@ function zulipPostProcess(unicode: UnicodeEmojiLookup) {
 export class MarkdownItRenderer extends MessageRenderer {
   private readonly md = new MarkdownIt({ html: false, linkify: true, breaks: true });
 
-  constructor(private readonly unicode: UnicodeEmojiLookup) {
+  constructor() {
     super();
     const md = this.md;
     md.disable(['lheading', 'reference', 'escape', 'image', 'strikethrough', 'backticks']);
@@ -516,7 +516,7 @@ export class MarkdownItRenderer extends MessageRenderer {
     md.inline.ruler.before('emphasis', 'svc_channel', channelLinkRule);
     md.inline.ruler.before('emphasis', 'svc_mention', mentionRule);
     md.inline.ruler.before('emphasis', 'svc_time', timeRule);
-    md.inline.ruler.before('emphasis', 'svc_emoji', emojiRule(unicode));
+    md.inline.ruler.before('emphasis', 'svc_emoji', emojiRule);
     md.inline.ruler.before('emphasis', 'svc_del', strikethroughRule);
     md.inline.ruler.before('emphasis', 'svc_strong_em', strongEmRule);
     // Zulip has no `_` emphasis: the stock rule, refusing underscores.
@@ -524,7 +524,7 @@ export class MarkdownItRenderer extends MessageRenderer {
     const rules = (md.inline.ruler as unknown as { __rules__: { name: string; fn: InlineRule }[] }).__rules__;
     const emphasis = rules.find((rule) => rule.name === 'emphasis')!.fn;
     md.inline.ruler.at('emphasis', (state, silent) => state.src.charCodeAt(state.pos) !== 0x5f && emphasis(state, silent));
-    md.core.ruler.push('svc_post', zulipPostProcess(unicode));
+    md.core.ruler.push('svc_post', zulipPostProcess);
 
     const r = md.renderer.rules;
     r.svc_html = (tokens, idx) => tokens[idx].content;

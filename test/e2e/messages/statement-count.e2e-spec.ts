@@ -10,8 +10,11 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
 /**
  * The statements each request cost before the domain-model refactor (issue 11): a change may
  * lower them, never raise them without saying so here.
+ * Markdown (issue 12) adds one statement to each rendering (send, and the move notice): the
+ * organization's linkifiers with its URL; channel and custom emoji names cost one more
+ * statement each only when the content has such syntax.
  */
-const CEILING = { send: 22, flag: 9, move: 33, subscribe: 32 };
+const CEILING = { send: 23, flag: 9, move: 34, subscribe: 32 };
 
 let t: TestApp;
 let counter: StatementCounter;
