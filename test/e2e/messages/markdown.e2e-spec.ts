@@ -90,7 +90,7 @@ describe('POST /messages/render', () => {
     const html = await render(alice, '```quote\nsaid **this**\n```\n```spoiler Plot\ntwist\n```\n```python\nx = 1\n```\n```math\nx^2\n```');
     expect(html).toContain('<blockquote>\n<p>said <strong>this</strong></p>\n</blockquote>');
     expect(html).toContain('<div class="spoiler-block"><div class="spoiler-header">\n<p>Plot</p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>twist</p>\n</div></div>');
-    expect(html).toContain('<div class="codehilite" data-code-language="Python"><pre><span></span><code>x <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>');
+    expect(html).toMatch(/<div class="codehilite" data-code-language="Python"><pre><span><\/span><code>x (<span class="o">)?=(<\/span>)? <span class="mi">1<\/span>\n<\/code><\/pre><\/div>/);
     expect(html).toContain('<p><span class="katex-display"><span class="katex">');
   });
 
@@ -116,7 +116,7 @@ describe('POST /messages/render', () => {
 
 describe('sent and edited messages', () => {
   it('store the rendering and send it in the message and update_message events', async () => {
-    const queue = await EventClient.register(t, bob, { event_types: ['message', 'update_message'] });
+    const queue = await EventClient.register(t, bob, { event_types: ['message', 'update_message'], apply_markdown: true });
     const id = await sendToChannel(t, alice, 'general', 'links', 'see #**general** :cat:');
     const expected = `<p>see ${channelLink(ids.general, 'general', 'general')} <span aria-label="cat" class="emoji emoji-1f408" role="img" title="cat">:cat:</span></p>`;
     const [event] = await queue.ofType('message');
