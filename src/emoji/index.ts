@@ -5,3 +5,4 @@
 export * from './application/emoji-catalog.js';
 export * from './application/realm-emoji.service.js';
 export * from './application/realm-emoji.views.js';
+export type { RealmEmojiRecord } from './application/realm-emoji.ports.js';

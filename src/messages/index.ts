@@ -7,3 +7,4 @@ export * from './application/message-reads.service.js';
 export * from './application/message-renderer.js';
 export * from './application/notification-bot.js';
 export { type CheckedSend, MessageSender, type SendRequest, type SendResult } from './application/message-send.service.js';
+export * from './application/render-targets.resolver.js';

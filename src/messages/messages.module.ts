@@ -25,6 +25,7 @@ import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js'
 import { NotificationBotChannelNotifications } from './application/channel-notifications.js';
 import { SignupAnnouncements } from './application/signup-announcements.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
+import { RenderTargetsResolver } from './application/render-targets.resolver.js';
 
 @Module({
   // MessageReadingController first: its fixed `messages/…` paths must be matched before `messages/:message_id`.
@@ -49,7 +50,8 @@ import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
     MessageViews,
     { provide: MessageQueries, useClass: TypeOrmMessageQueries },
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
+    RenderTargetsResolver,
   ],
-  exports: [NotificationBot, NotificationBotChannelNotifications, SignupAnnouncements, MessageReadsService, MessageRenderer, MessageSender],
+  exports: [NotificationBot, NotificationBotChannelNotifications, SignupAnnouncements, MessageReadsService, MessageRenderer, MessageSender, RenderTargetsResolver],
 })
 export class MessagesModule {}

@@ -23,6 +23,6 @@ import { TypeOrmRealmQueries } from './persistence/typeorm-realm.repository.js';
     { provide: RealmQueries, useClass: TypeOrmRealmQueries },
     { provide: PatternEngine, useClass: Re2PatternEngine },
   ],
-  exports: [RealmQueries, RealmResolver, LinkifiersService, PlaygroundsService],
+  exports: [RealmQueries, RealmResolver, LinkifiersService, PlaygroundsService, PatternEngine],
 })
 export class RealmModule {}

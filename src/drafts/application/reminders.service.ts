@@ -58,7 +58,7 @@ export class RemindersService {
       const target = await this.accessibleTarget(tx, actor, req.messageId);
       if (target === null) throw invalidMessage();
       const content = reminderContent(target, await this.realmUrl(tx, actor.realmId), note);
-      const renderedContent = this.render(content, target);
+      const renderedContent = await this.render(tx, actor.realmId, content, target);
       const id = await tx.reminders.insert({
         realmId: actor.realmId,
         userId: actor.userId,
@@ -148,7 +148,7 @@ export class RemindersService {
       if (target !== null) {
         try {
           content = reminderContent(target, this.config.realmUrl(realm.stringId), r.note);
-          rendered = this.render(content, target);
+          rendered = await this.render(tx, r.realmId, content, target);
         } catch (e) {
           if (!(e instanceof DomainError)) throw e;
         }
@@ -181,11 +181,8 @@ export class RemindersService {
   }
 
   /** The silent mention of the quoted message's sender is the only mention in a reminder. */
-  private render(content: string, target: ReminderTarget): string {
-    return this.renderer.render(content, {
-      usersByName: new Map(),
-      usersById: new Map([[target.sender.id, target.sender]]),
-      groupsByName: new Map(),
-    });
+  private render(tx: Tx, realmId: number, content: string, target: ReminderTarget): Promise<string> {
+    return this.bot.render(tx, realmId, content, [target.sender]);
   }
+
 }

@@ -134,7 +134,7 @@ export class ScheduledMessageDelivery {
     await tx.scheduledMessages.save(realmId, m);
     tx.afterCommit([scheduledMessageUpdated(realmId, m)]);
     const content = failedScheduledMessageNotice(m.scheduledAt, failure);
-    const rendered = this.renderer.render(content, { usersByName: new Map(), usersById: new Map(), groupsByName: new Map() });
+    const rendered = await this.bot.render(tx, realmId, content);
     await this.bot.postDirectNotice(tx, realmId, m.ownerId, content, rendered, now);
   }
 }

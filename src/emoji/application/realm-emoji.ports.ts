@@ -14,6 +14,8 @@ export interface RealmEmojiRecord {
 export abstract class RealmEmojiRepository {
   /** The organization's custom emoji as the emoji rules see them (uploads in progress left out). */
   abstract customEmoji(realmId: number): Promise<CustomEmoji[]>;
+  /** The active custom emoji of these names whose upload has finished. */
+  abstract activeNamed(realmId: number, names: readonly string[]): Promise<RealmEmojiRecord[]>;
   /** A new row without a file: invisible until finishUpload gives it one. */
   abstract insert(e: { realmId: number; name: string; authorId: number | null }): Promise<number>;
   abstract finishUpload(realmId: number, id: number, fileName: string, isAnimated: boolean): Promise<void>;

@@ -16,6 +16,16 @@ export class TypeOrmRealmEmojiRepository extends RealmEmojiRepository {
     return this.em.query(`SELECT id, name, deactivated FROM realm_emoji WHERE realm_id = $1 AND ${FINISHED}`, [realmId]);
   }
 
+  async activeNamed(realmId: number, names: readonly string[]): Promise<RealmEmojiRecord[]> {
+    if (names.length === 0) return [];
+    const rows: Record<string, unknown>[] = await this.em.query(
+      `SELECT id, realm_id, name, author_id, file_name, is_animated, deactivated
+         FROM realm_emoji WHERE realm_id = $1 AND name = ANY($2::text[]) AND NOT deactivated AND ${FINISHED}`,
+      [realmId, names],
+    );
+    return rows.map((r) => camelRow<RealmEmojiRecord>(r));
+  }
+
   async insert(e: { realmId: number; name: string; authorId: number | null }): Promise<number> {
     const [row] = await this.em.query(`INSERT INTO realm_emoji (realm_id, name, author_id) VALUES ($1, $2, $3) RETURNING id`, [
       e.realmId,

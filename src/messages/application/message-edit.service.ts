@@ -29,6 +29,7 @@ import { messageDeletedEvent, messageUpdateEvents, topicVisibilityMovedEvents } 
 import type { AttachmentRecord } from './message.ports.js';
 import { MessageRenderer } from './message-renderer.js';
 import { MentionResolver } from './mention-resolver.js';
+import { RenderTargetsResolver } from './render-targets.resolver.js';
 import { NotificationBot } from './notification-bot.js';
 
 export interface EditMessageRequest {
@@ -58,6 +59,7 @@ export class MessageEditService {
     private readonly clock: Clock,
     private readonly renderer: MessageRenderer,
     private readonly mentions: MentionResolver,
+    private readonly renderTargets: RenderTargetsResolver,
     private readonly bot: NotificationBot,
   ) {}
 
@@ -121,7 +123,8 @@ export class MessageEditService {
         const wildcard = resolution.mentions.syntax.streamWildcard;
         facts.sourceTopic = { participants, activeSubscribers: wildcard ? await tx.conversations.activeSubscriberCount(source.id) : 0 };
       }
-      facts.renderedContent = this.renderer.render(edit.content, resolution.targets);
+      const targets = await this.renderTargets.resolve(tx, actor.realmId, actor.userId, edit.content, resolution.targets);
+      facts.renderedContent = this.renderer.render(edit.content, targets);
     }
     const destination = edit.channelId !== undefined ? (facts.destination?.channel ?? null) : source;
     if (edit.moves && source !== null && destination !== null) {

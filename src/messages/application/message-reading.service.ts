@@ -15,6 +15,7 @@ import { Injectable } from '@nestjs/common';
 import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { MentionResolver } from './mention-resolver.js';
+import { RenderTargetsResolver } from './render-targets.resolver.js';
 import { accessChannel } from './message-access.js';
 import { type Condition, MessageQueries, type NarrowTerm } from './message-queries.js';
 import { MessageReadsService } from './message-reads.service.js';
@@ -35,6 +36,7 @@ export class MessageReadingService {
     private readonly reads: MessageReadsService,
     private readonly renderer: MessageRenderer,
     private readonly mentions: MentionResolver,
+    private readonly renderTargets: RenderTargetsResolver,
     private readonly differ: HtmlDiffer,
   ) {}
 
@@ -82,7 +84,7 @@ export class MessageReadingService {
   async render(actor: Actor, content: string): Promise<string> {
     return this.uow.run(async (tx) => {
       const resolution = await this.mentions.resolve(tx, actor.realmId, extractMentions(content));
-      return this.renderer.render(content, resolution.targets);
+      return this.renderer.render(content, await this.renderTargets.resolve(tx, actor.realmId, actor.userId, content, resolution.targets));
     });
   }
 

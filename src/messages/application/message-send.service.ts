@@ -24,6 +24,7 @@ import { realmTopicsPolicy, viewerOf } from './message-access.js';
 import { messageEvent, storedMessageFields } from './message.events.js';
 import { MessageRenderer } from './message-renderer.js';
 import { type MentionResolution, MentionResolver } from './mention-resolver.js';
+import { RenderTargetsResolver } from './render-targets.resolver.js';
 
 export interface SendRequest {
   type: 'direct' | 'private' | 'channel' | 'stream';
@@ -72,6 +73,7 @@ export class MessageSender {
     private readonly clock: Clock,
     private readonly renderer: MessageRenderer,
     private readonly mentions: MentionResolver,
+    private readonly renderTargets: RenderTargetsResolver,
   ) {}
 
   /** Sends the message, dated `now`. */
@@ -165,7 +167,7 @@ export class MessageSender {
     const syntax = extractMentions(content);
     const resolution = await this.mentions.resolve(tx, actor.realmId, syntax);
     facts.activeSubscribers = syntax.streamWildcard ? await tx.conversations.activeSubscriberCount(channel.id) : 0;
-    const rendered = this.renderer.render(content, resolution.targets);
+    const rendered = this.renderer.render(content, await this.renderTargets.resolve(tx, actor.realmId, actor.userId, content, resolution.targets));
     facts.recipientId = await tx.conversations.channelRecipient(actor.realmId, channel.id);
     const attachments = await claimableAttachments(tx, actor, content);
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
@@ -290,7 +292,7 @@ export class MessageSender {
     const facts = await this.directFacts(tx, actor, ctx, recipients, participants, conversation);
     const resolution = await this.mentions.resolve(tx, actor.realmId, extractMentions(content));
     const attachments = await claimableAttachments(tx, actor, content);
-    const rendered = this.renderer.render(content, resolution.targets);
+    const rendered = this.renderer.render(content, await this.renderTargets.resolve(tx, actor.realmId, actor.userId, content, resolution.targets));
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
     return { kind: 'direct', message, ctx, recipients, participants, attachments };
   }

@@ -139,6 +139,14 @@ export abstract class ConversationRepository {
   abstract activeSubscribers(channelId: number): Promise<number[]>;
   /** Active users named (lower-cased full names) or numbered in mentions, and named groups. */
   abstract mentionCandidates(realmId: number, names: readonly string[], ids: readonly number[], groupNames: readonly string[]): Promise<MentionCandidates>;
+  /**
+   * The channels of these exact names that `viewerId` may see (public ones unless a guest,
+   * web-public ones, subscribed ones; every one for a null viewer), archived ones left out:
+   * the targets of `#**channel**` links.
+   */
+  abstract linkableChannels(realmId: number, names: readonly string[], viewerId: number | null): Promise<{ id: number; name: string }[]>;
+  /** What every rendering reads: the organization's string id (its URL) and its linkifiers in application order. */
+  abstract renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }>;
   /** Active members of these groups, through subgroups. */
   abstract groupMembers(groupIds: readonly number[]): Promise<number[]>;
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { messageEvent, storedMessageFields } from './message.events.js';
 import { MessageRenderer } from './message-renderer.js';
+import { RenderTargetsResolver } from './render-targets.resolver.js';
 
 /**
  * The Notification Bot's messages inside the caller's transaction: channel notices (moves,
@@ -11,7 +12,20 @@ import { MessageRenderer } from './message-renderer.js';
  */
 @Injectable()
 export class NotificationBot {
-  constructor(private readonly renderer: MessageRenderer) {}
+  constructor(
+    private readonly renderer: MessageRenderer,
+    private readonly renderTargets: RenderTargetsResolver,
+  ) {}
+
+  /** The content as the bot's message renders it (mentions of `users` resolved by id). */
+  async render(tx: Tx, realmId: number, content: string, users: readonly { id: number; fullName: string }[] = []): Promise<string> {
+    const targets = await this.renderTargets.resolve(tx, realmId, null, content, {
+      usersByName: new Map(),
+      usersById: new Map(users.map((u) => [u.id, u])),
+      groupsByName: new Map(),
+    });
+    return this.renderer.render(content, targets);
+  }
 
   /**
    * A notice in a channel topic: every subscriber gets it, read for `readBy` (the acting user).
@@ -26,7 +40,7 @@ export class NotificationBot {
     now: Date,
   ): Promise<number> {
     const bot = await tx.users.systemBot(realmId, 'notification-bot');
-    const renderedContent = this.render(notice.content, users);
+    const renderedContent = await this.render(tx, realmId, notice.content, users);
     const recipientId = await tx.conversations.channelRecipient(realmId, notice.channelId);
     const message = Message.createNotice(
       { realmId, senderId: bot.id, content: notice.content, renderedContent, sendingClient: 'Internal' },
@@ -49,11 +63,6 @@ export class NotificationBot {
       }),
     ]);
     return message.id;
-  }
-
-  /** Renders a notice whose mentions are silent ones of `users`. */
-  render(content: string, users: readonly { id: number; fullName: string }[]): string {
-    return this.renderer.render(content, { usersByName: new Map(), usersById: new Map(users.map((u) => [u.id, u])), groupsByName: new Map() });
   }
 
   /**

@@ -109,6 +109,28 @@ export class TypeOrmConversationRepository extends ConversationRepository {
       })),
     };
   }
+  async linkableChannels(realmId: number, names: readonly string[], viewerId: number | null): Promise<{ id: number; name: string }[]> {
+    if (names.length === 0) return [];
+    return this.em.query(
+      `SELECT c.id, c.name FROM channels c
+        WHERE c.realm_id = $1 AND lower(c.name) = ANY($2::text[]) AND c.name = ANY($3::text[]) AND NOT c.is_archived
+          AND ($4::int IS NULL OR c.is_web_public
+               OR (NOT c.invite_only AND EXISTS (SELECT 1 FROM users u WHERE u.id = $4 AND u.role <> 600))
+               OR EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id AND s.user_id = $4 AND s.active))`,
+      [realmId, names.map((n) => n.toLowerCase()), names, viewerId],
+    );
+  }
+  async renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
+    const rows: { string_id: string; pattern: string | null; url_template: string | null }[] = await this.em.query(
+      `SELECT r.string_id, l.pattern, l.url_template FROM realms r LEFT JOIN linkifiers l ON l.realm_id = r.id
+        WHERE r.id = $1 ORDER BY l."order", l.id`,
+      [realmId],
+    );
+    return {
+      stringId: rows[0]?.string_id ?? '',
+      linkifiers: rows.flatMap((r) => (r.pattern === null || r.url_template === null ? [] : [{ pattern: r.pattern, urlTemplate: r.url_template }])),
+    };
+  }
   async groupMembers(groupIds: readonly number[]): Promise<number[]> {
     if (groupIds.length === 0) return [];
     const rows = await this.em.query(

@@ -1,4 +1,4 @@
-import type { CompiledPattern, PatternCompiler } from '@app/domain/realm';
+import type { CompiledPattern, PatternCompiler, PatternMatch } from '@app/domain/realm';
 import { createRequire } from 'node:module';
 import { PatternEngine } from '../application/realm.ports.js';
 
@@ -96,11 +96,47 @@ function groupNamesOf(re: WrappedRE2): Map<number, string> {
   }
 }
 
+/** Frees the RE2 objects of patterns that are gone. */
+const freeWhenCollected = new FinalizationRegistry<WrappedRE2>((re) => re.delete());
+/** Bounds the work one scan does on hostile input. */
+const MAX_SCAN_MATCHES = 10_000;
+
+/** The UTF-16 index of every code point index (and of the end). */
+function utf16Indices(text: string): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    out.push(i);
+    i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+  }
+  out.push(text.length);
+  return out;
+}
+
+/** The code point index of a UTF-16 index. */
+function codePointIndex(text: string, utf16: number): number {
+  let n = 0;
+  for (let i = 0; i < utf16 && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!(c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) n++;
+  }
+  return n;
+}
+
 export const compileRe2: PatternCompiler = (pattern) => {
   const compiled = withRe2(pattern, (re): { names: Map<number, string> } | { error: string } =>
     re.ok() ? { names: groupNamesOf(re) } : { error: re.error() },
   );
   if ('error' in compiled) return { ok: false, error: compiled.error };
+  const ordered = [...compiled.names].sort((a, b) => a[0] - b[0]);
+  // Scanning (message rendering) keeps one compiled RE2 object for the pattern's lifetime;
+  // WebAssembly memory is not garbage-collected, so it is freed when the pattern is.
+  let persistent: WrappedRE2 | undefined;
+  const newPersistent = (): WrappedRE2 => {
+    const re = new WrappedRE2(spellNamedGroupsForRe2(pattern), false, false, false);
+    freeWhenCollected.register(regex, re);
+    return re;
+  };
   const regex: CompiledPattern = {
     groupNames: [...new Set(compiled.names.values())],
     search: (text) =>
@@ -114,6 +150,23 @@ export const compileRe2: PatternCompiler = (pattern) => {
         }
         return groups;
       }),
+    scan: (text, resume) => {
+      const re = (persistent ??= newPersistent());
+      const utf16 = utf16Indices(text);
+      const matches: PatternMatch[] = [];
+      let from = 0;
+      while (from <= text.length && matches.length < MAX_SCAN_MATCHES) {
+        const m = re.match(text, codePointIndex(text, from), true);
+        if (m.index < 0) break;
+        const index = utf16[m.index];
+        const groups: Record<string, string | undefined> = {};
+        for (const [number, name] of ordered) if (!(name in groups)) groups[name] = m.groups[number - 1];
+        const found = { index, end: index + m.match.length, groups };
+        matches.push(found);
+        from = Math.max(resume(found), index + 1);
+      }
+      return matches;
+    },
   };
   return { ok: true, regex };
 };

@@ -236,7 +236,7 @@ describe('GET /messages/matches_narrow', () => {
       [String(id)]: {
         match_content:
           '<p>I like <strong><span class="highlight">pizza</span></strong> and ' +
-          '<a href="https://pizza.example" target="_blank" rel="noopener noreferrer"><span class="highlight">pizza</span></a></p>',
+          '<a href="https://pizza.example"><span class="highlight">pizza</span></a></p>',
         match_subject: '<span class="highlight">Pizza</span> night',
       },
     });

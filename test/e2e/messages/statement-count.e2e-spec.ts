@@ -10,9 +10,12 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
 /**
  * The statements each request cost before the domain-model refactor (issue 11): a change may
  * lower them, never raise them without saying so here.
+ * Markdown (issue 12) adds one statement to each rendering (send, and the move notice): the
+ * organization's linkifiers with its URL; channel and custom emoji names cost one more
+ * statement each only when the content has such syntax.
  */
-// subscribe: creating the channel now includes the Notification Bot's creation notice (8 statements).
-const CEILING = { send: 22, flag: 9, move: 33, subscribe: 40 };
+// subscribe: creating a channel includes the Notification Bot's creation notice (9 statements with its rendering).
+const CEILING = { send: 23, flag: 9, move: 34, subscribe: 41 };
 
 let t: TestApp;
 let counter: StatementCounter;

@@ -19,7 +19,7 @@ const fakeCompiler: PatternCompiler = (pattern) => {
     return { ok: false, error: `cannot parse: ${pattern}` };
   }
   const groupNames = [...pattern.matchAll(/\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((m) => m[1]);
-  return { ok: true, regex: { groupNames, search: (text) => (re.exec(text)?.groups as Record<string, string>) ?? (re.test(text) ? {} : null) } };
+  return { ok: true, regex: { groupNames, search: (text) => (re.exec(text)?.groups as Record<string, string>) ?? (re.test(text) ? {} : null), scan: () => [] } };
 };
 
 const def = (o: Partial<LinkifierDefinition> = {}): LinkifierDefinition => ({

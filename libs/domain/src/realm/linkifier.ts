@@ -17,6 +17,19 @@ export interface CompiledPattern {
   readonly groupNames: readonly string[];
   /** The first match anywhere in `text` (Python's `search`): each named group's text, or null. */
   search(text: string): Readonly<Record<string, string | undefined>> | null;
+  /**
+   * Successive matches in `text` (`^` means the text's start): the first search starts at 0,
+   * each next one where `resume` says (a UTF-16 index past the previous start), until no
+   * match is left. Indices are UTF-16 ones.
+   */
+  scan(text: string, resume: (m: PatternMatch) => number): PatternMatch[];
+}
+
+/** One match: where it begins and ends (UTF-16 indices into the text) and each named group's text. */
+export interface PatternMatch {
+  index: number;
+  end: number;
+  groups: Readonly<Record<string, string | undefined>>;
 }
 export type PatternCompiler = (pattern: string) => { ok: true; regex: CompiledPattern } | { ok: false; error: string };
 

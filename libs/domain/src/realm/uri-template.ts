@@ -126,3 +126,48 @@ export function parseUriTemplate(s: string): UriTemplate | null {
 }
 
 export const isValidUriTemplate = (s: string): boolean => parseUriTemplate(s) !== null;
+
+/** Per operator (RFC 6570 §3.2 / appendix A): prefix, separator, named, empty-value suffix, reserved chars allowed. */
+const EXPANSION: Record<string, { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean }> = {
+  '': { first: '', sep: ',', named: false, ifEmpty: '', reserved: false },
+  '+': { first: '', sep: ',', named: false, ifEmpty: '', reserved: true },
+  '#': { first: '#', sep: ',', named: false, ifEmpty: '', reserved: true },
+  '.': { first: '.', sep: '.', named: false, ifEmpty: '', reserved: false },
+  '/': { first: '/', sep: '/', named: false, ifEmpty: '', reserved: false },
+  ';': { first: ';', sep: ';', named: true, ifEmpty: '', reserved: false },
+  '?': { first: '?', sep: '&', named: true, ifEmpty: '=', reserved: false },
+  '&': { first: '&', sep: '&', named: true, ifEmpty: '=', reserved: false },
+};
+
+/** Percent-encodes all but unreserved characters (and, for `+`/`#`, reserved ones and existing escapes). */
+function encodeTemplateValue(value: string, reserved: boolean): string {
+  let out = '';
+  for (const ch of value) {
+    if (/^[A-Za-z0-9\-._~]$/.test(ch)) out += ch;
+    else if (reserved && /^[:/?#[\]@!$&'()*+,;=]$/.test(ch)) out += ch;
+    else out += [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  }
+  return reserved ? out.replace(/%25([0-9A-Fa-f]{2})/g, '%$1') : out;
+}
+
+/**
+ * Expands an RFC 6570 template with string values (what linkifiers give: each named group's
+ * text); undefined variables expand to nothing. Literals are copied as written.
+ */
+export function expandUriTemplate(template: string, values: Readonly<Record<string, string | undefined>>): string {
+  return template.replace(/\{([^}]*)\}/g, (_m, body: string) => {
+    const op = EXPANSION[body[0]] !== undefined && body[0] !== undefined && '+#./;?&'.includes(body[0]) ? body[0] : '';
+    const spec = EXPANSION[op];
+    const parts: string[] = [];
+    for (const varspec of body.slice(op.length).split(',')) {
+      const m = /^([^:*]+)(?::(\d+)|\*)?$/.exec(varspec);
+      if (!m) continue;
+      let value = values[m[1]];
+      if (value === undefined || value === null) continue;
+      if (m[2] !== undefined) value = [...value].slice(0, Number(m[2])).join('');
+      const encoded = encodeTemplateValue(value, spec.reserved);
+      parts.push(spec.named ? (value === '' ? `${m[1]}${spec.ifEmpty}` : `${m[1]}=${encoded}`) : encoded);
+    }
+    return parts.length === 0 ? '' : spec.first + parts.join(spec.sep);
+  });
+}
