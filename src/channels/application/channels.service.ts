@@ -1,10 +1,12 @@
 import { SubscriptionNotices } from './subscription-notices.js';
 import {
+  archiveNotice,
   assertCanChangeDefault,
   Channel,
   CHANNEL_GROUP_SETTINGS,
   channelAlreadyExists,
   channelEmailLocalPart,
+  channelUpdateNotices,
   type ChannelGroupSettingName,
   hasContentAccess,
   holds,
@@ -137,6 +139,7 @@ export class ChannelsService {
       const realmId = actor.realmId;
       const facts = await this.facts(tx, actor);
       const { channel, contentAccess } = await this.loadForAdministration(tx, actor, facts, channelId);
+      const before = channel.snapshot();
       await this.changePrivacyAndDefault(tx, actor, facts, { channel, contentAccess }, req);
       if (req.messageRetentionDays !== undefined) {
         Channel.assertCanSetRetention(isOwner(actor.role));
@@ -163,7 +166,17 @@ export class ChannelsService {
         stored[name] = await tx.groupSettings.store(realmId, channel.groupSettings[name]);
       }
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), stored);
+      const unarchived = before.isArchived && !channel.isArchived;
       tx.afterCommit(await channelChangeEvents(tx, realmId, channel, channel.pullEvents()));
+      await this.notices.channelChanged(
+        tx,
+        realmId,
+        channel,
+        actor.userId,
+        (who, realmRetention) => [...(unarchived ? [archiveNotice(channel.name, false)] : []), ...channelUpdateNotices(before, channel.snapshot(), who, realmRetention)],
+        [],
+        this.clock.now(),
+      );
     });
   }
 
@@ -179,7 +192,7 @@ export class ChannelsService {
         webPublicEnabled: facts.webPublicEnabled,
         canCreateWebPublic: holdsRealmSetting(facts, 'can_create_web_public_channel_group'),
         isDefaultChannel: defaults.has(channel.id) && req.isDefaultStream !== false,
-        isModerationRequestChannel: false,
+        isModerationRequestChannel: (await tx.realms.get(actor.realmId)).moderationRequestChannelId === channel.id,
         everyoneGroupId: facts.systemGroups.get(SystemGroup.EVERYONE)!,
       },
     );
@@ -228,6 +241,9 @@ export class ChannelsService {
       await tx.channels.setDefault(actor.realmId, [channel.id], false);
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), {});
       tx.afterCommit(await channelChangeEvents(tx, actor.realmId, channel, channel.pullEvents()));
+      // Zulip posts the archiving notice read for everyone.
+      const subscribers = (await tx.channelQueries.subscribers([channel.id])).get(channel.id) ?? [];
+      await this.notices.channelChanged(tx, actor.realmId, channel, actor.userId, () => [archiveNotice(channel.name, true)], subscribers, this.clock.now());
     });
   }
 
