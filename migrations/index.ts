@@ -15,6 +15,7 @@ import { ScheduledMessages1765100000000 } from './1765100000000-ScheduledMessage
 import { AlertWordsBotStorage1765200000000 } from './1765200000000-AlertWordsBotStorage.js';
 import { AttachmentSpace1765400000000 } from './1765400000000-AttachmentSpace.js';
 import { AnnouncementChannels1765600000000 } from './1765600000000-AnnouncementChannels.js';
+import { ChannelEventsMessages1765600000001 } from './1765600000001-ChannelEventsMessages.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   AlertWordsBotStorage1765200000000,
   AttachmentSpace1765400000000,
   AnnouncementChannels1765600000000,
+  ChannelEventsMessages1765600000001,
 ];

@@ -130,12 +130,12 @@ export interface NoticePerson {
  * transaction. Owned by channels, implemented by messages.
  */
 export abstract class ChannelNotifications {
-  /** Notices into channel topics, read for `readBy` (the acting user, if any). */
+  /** Notices into channel topics, read for the users in `readBy` (the acting user, if any). */
   abstract postInChannels(
     tx: Tx,
     realmId: number,
     notices: readonly ChannelNoticeText[],
-    readBy: number | null,
+    readBy: readonly number[],
     mentioned: readonly NoticePerson[],
     now: Date,
   ): Promise<void>;

@@ -1,5 +1,6 @@
 import { SubscriptionNotices } from './subscription-notices.js';
 import {
+  archiveNotice,
   assertCanChangeDefault,
   assertCanMakeDefault,
   assertCanRemoveDefault,
@@ -7,6 +8,7 @@ import {
   CHANNEL_GROUP_SETTINGS,
   channelAlreadyExists,
   channelEmailLocalPart,
+  channelUpdateNotices,
   type ChannelGroupSettingName,
   hasContentAccess,
   holds,
@@ -139,6 +141,7 @@ export class ChannelsService {
       const realmId = actor.realmId;
       const facts = await this.facts(tx, actor);
       const { channel, contentAccess } = await this.loadForAdministration(tx, actor, facts, channelId);
+      const before = channel.snapshot();
       await this.changePrivacyAndDefault(tx, actor, facts, { channel, contentAccess }, req);
       if (req.messageRetentionDays !== undefined) {
         Channel.assertCanSetRetention(isOwner(actor.role));
@@ -165,7 +168,17 @@ export class ChannelsService {
         stored[name] = await tx.groupSettings.store(realmId, channel.groupSettings[name]);
       }
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), stored);
+      const unarchived = before.isArchived && !channel.isArchived;
       tx.afterCommit(await channelChangeEvents(tx, realmId, channel, channel.pullEvents()));
+      await this.notices.channelChanged(
+        tx,
+        realmId,
+        channel,
+        actor.userId,
+        (who, realmRetention) => [...(unarchived ? [archiveNotice(channel.name, false)] : []), ...channelUpdateNotices(before, channel.snapshot(), who, realmRetention)],
+        [],
+        this.clock.now(),
+      );
     });
   }
 
@@ -181,7 +194,7 @@ export class ChannelsService {
         webPublicEnabled: facts.webPublicEnabled,
         canCreateWebPublic: holdsRealmSetting(facts, 'can_create_web_public_channel_group'),
         isDefaultChannel: defaults.has(channel.id) && req.isDefaultStream !== false,
-        isModerationRequestChannel: false,
+        isModerationRequestChannel: (await tx.realms.get(actor.realmId)).moderationRequestChannelId === channel.id,
         everyoneGroupId: facts.systemGroups.get(SystemGroup.EVERYONE)!,
       },
     );
@@ -263,6 +276,9 @@ export class ChannelsService {
       if (wasDefault) await this.setDefault(tx, actor.realmId, channel.id, false, true);
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), {});
       tx.afterCommit(await channelChangeEvents(tx, actor.realmId, channel, channel.pullEvents()));
+      // Zulip posts the archiving notice read for everyone.
+      const subscribers = (await tx.channelQueries.subscribers([channel.id])).get(channel.id) ?? [];
+      await this.notices.channelChanged(tx, actor.realmId, channel, actor.userId, () => [archiveNotice(channel.name, true)], subscribers, this.clock.now());
     });
   }
 

@@ -1,6 +1,7 @@
 import {
   type Channel,
   channelCreatedNotice,
+  channelEventsTopic,
   type ChannelNoticeText,
   newChannelsAnnouncement,
   subscriptionMessagePlan,
@@ -33,6 +34,20 @@ export interface SubscriptionOutcome {
 export class SubscriptionNotices {
   constructor(private readonly bot: ChannelNotifications) {}
 
+  /**
+   * The notices of a PATCH /streams/{id} or an archiving, into the channel's own topic, when the
+   * organization sends channel events messages. `readBy`: users for whom they arrive read.
+   */
+  async channelChanged(tx: Tx, realmId: number, channel: Channel, actorId: number, contents: (actor: NoticePerson, realmRetentionDays: number) => string[], readBy: readonly number[], now: Date): Promise<void> {
+    const realm = await tx.realms.get(realmId);
+    if (!realm.sendChannelEventsMessages) return;
+    const user = (await tx.users.findById(realmId, actorId))!;
+    const actor: NoticePerson = { id: user.id, fullName: user.fullName };
+    const topic = channelEventsTopic(channel.snapshot().topicsPolicy);
+    const notices = contents(actor, realm.messageRetentionDays).map((content) => ({ channelId: channel.id, topic, content }));
+    if (notices.length > 0) await this.bot.postInChannels(tx, realmId, notices, readBy, [actor], now);
+  }
+
   async post(tx: Tx, realmId: number, o: SubscriptionOutcome, now: Date): Promise<boolean> {
     const byUser = new Map<number, { id: number; name: string }[]>();
     for (const p of o.joined) (byUser.get(p.userId) ?? byUser.set(p.userId, []).get(p.userId)!).push({ id: p.channelId, name: o.channelNames.get(p.channelId)! });
@@ -58,11 +73,13 @@ export class SubscriptionNotices {
         notices.push(newChannelsAnnouncement(target, o.created.map((c) => ({ id: c.id, name: c.name })), caller));
       }
     }
-    for (const c of o.created) {
-      const notice = channelCreatedNotice(c.snapshot(), caller);
-      if (notice !== null) notices.push(notice);
+    if (o.created.length > 0 && (await tx.realms.get(realmId)).sendChannelEventsMessages) {
+      for (const c of o.created) {
+        const notice = channelCreatedNotice(c.snapshot(), caller);
+        if (notice !== null) notices.push(notice);
+      }
     }
-    if (notices.length > 0) await this.bot.postInChannels(tx, realmId, notices, caller.id, [caller], now);
+    if (notices.length > 0) await this.bot.postInChannels(tx, realmId, notices, [caller.id], [caller], now);
     return plan.sent;
   }
 }

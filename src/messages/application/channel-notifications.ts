@@ -15,7 +15,7 @@ export class NotificationBotChannelNotifications extends ChannelNotifications {
     tx: Tx,
     realmId: number,
     notices: readonly ChannelNoticeText[],
-    readBy: number | null,
+    readBy: readonly number[],
     mentioned: readonly NoticePerson[],
     now: Date,
   ): Promise<void> {

@@ -35,7 +35,7 @@ export class NotificationBot {
     tx: Tx,
     realmId: number,
     notice: ChannelNotice,
-    readBy: number | null,
+    readBy: number | readonly number[] | null,
     users: readonly { id: number; fullName: string }[],
     now: Date,
   ): Promise<number> {
@@ -45,7 +45,7 @@ export class NotificationBot {
     const message = Message.createNotice(
       { realmId, senderId: bot.id, content: notice.content, renderedContent, sendingClient: 'Internal' },
       { kind: 'channel', channelId: notice.channelId, recipientId, topic: notice.topic },
-      readBy === null ? [] : [readBy],
+      readBy === null ? [] : typeof readBy === 'number' ? [readBy] : readBy,
       now,
     );
     const rows = await tx.messages.add(message);

@@ -53,6 +53,7 @@ export interface RealmSettingsRequest {
   disallowDisposableEmailAddresses?: boolean;
   enableSpectatorAccess?: boolean;
   enableReadReceipts?: boolean;
+  sendChannelEventsMessages?: boolean;
   /** The channel-valued settings: a channel id, or a negative number to disable. */
   channelSettings: Partial<Record<RealmChannelSettingKey, number>>;
   groupSettings: Partial<Record<RealmGroupSettingName, GroupSettingUpdate>>;
@@ -104,6 +105,7 @@ export class RealmSettingsService {
       disallowDisposableEmailAddresses: req.disallowDisposableEmailAddresses,
       enableSpectatorAccess: req.enableSpectatorAccess,
       enableReadReceipts: req.enableReadReceipts,
+      sendChannelEventsMessages: req.sendChannelEventsMessages,
     };
     if (req.messageRetentionDays !== undefined) requested.messageRetentionDays = parseRealmRetentionDays(req.messageRetentionDays);
     for (const [key, apiName] of TIME_LIMITS) {

@@ -38,6 +38,7 @@ const EVENT_ORDER: readonly RealmPropertyName[] = [
   'inviteRequired',
   'messageEditHistoryVisibilityPolicy',
   'name',
+  'sendChannelEventsMessages',
   'topicsPolicy',
   'waitingPeriodThreshold',
   'messageRetentionDays',

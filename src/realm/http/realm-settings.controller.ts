@@ -42,6 +42,7 @@ export class RealmSettingsController {
       disallowDisposableEmailAddresses: p.disallow_disposable_email_addresses,
       enableSpectatorAccess: p.enable_spectator_access,
       enableReadReceipts: p.enable_read_receipts,
+      sendChannelEventsMessages: p.send_channel_events_messages,
       channelSettings: {
         moderationRequestChannelId: p.moderation_request_channel_id,
         newStreamAnnouncementsStreamId: p.new_stream_announcements_stream_id,

@@ -49,6 +49,7 @@ export class UpdateRealmDto {
   @LenientJsonParam(limit(), optional) move_messages_within_stream_limit_seconds?: number | string;
   @PlainParam(str({ maxLength: MAX_REALM_NAME_LENGTH }), optional) name?: string;
   @JsonParam(int(), optional) new_stream_announcements_stream_id?: number;
+  @JsonParam(bool(), optional) send_channel_events_messages?: boolean;
   @JsonParam(int(), optional) signup_announcements_stream_id?: number;
   @JsonParam(int(), optional) svc_update_announcements_stream_id?: number;
   @PlainParam(literal(['allow_empty_topic', 'disable_empty_topic']), optional) topics_policy?: 'allow_empty_topic' | 'disable_empty_topic';

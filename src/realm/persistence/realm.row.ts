@@ -38,6 +38,7 @@ export class RealmRow {
   @Column({ name: 'presence_disabled' }) presenceDisabled: boolean;
   @Column({ name: 'digest_emails_enabled' }) digestEmailsEnabled: boolean;
   @Column({ name: 'send_welcome_emails' }) sendWelcomeEmails: boolean;
+  @Column({ name: 'send_channel_events_messages' }) sendChannelEventsMessages: boolean;
   @Column({ name: 'moderation_request_channel_id', type: 'integer', nullable: true }) moderationRequestChannelId: number | null;
   @Column({ name: 'new_stream_announcements_stream_id', type: 'integer', nullable: true }) newStreamAnnouncementsStreamId: number | null;
   @Column({ name: 'signup_announcements_stream_id', type: 'integer', nullable: true }) signupAnnouncementsStreamId: number | null;

@@ -234,3 +234,54 @@ describe('new users', () => {
     expect(await messageCount()).toBe(before);
   });
 });
+
+describe('changing channels', () => {
+  const channelEvents = (as: Account | undefined, channel: string) =>
+    botMessages(as, [
+      { operator: 'channel', operand: channel },
+      { operator: 'topic', operand: 'channel events' },
+    ]);
+
+  it('posts a notice per change: privacy, retention, topics policy, description, name', async () => {
+    const { renamed } = await createChannels(t, ['renamed'], { form: { subscriptions: [{ name: 'renamed', description: 'Old text' }] } });
+    expectSuccess(
+      await t.patch(`streams/${renamed}`, {
+        form: { is_private: true, message_retention_days: 30, topics_policy: 'disable_empty_topic', description: '', new_name: 'renamed-2' },
+      }),
+    );
+    const notices = (await channelEvents(undefined, 'renamed-2')).map((m) => m.content);
+    const me = mention(owner);
+    expect(notices.slice(1)).toEqual([
+      `${me} changed the [access permissions](/help/channel-permissions) for this channel from **Public** to **Private, protected history**.`,
+      `${me} has changed the [message retention period](/help/message-retention-policy) for this channel:\n* **Old retention period**: Forever\n* **New retention period**: 30 days\n\nMessages in this channel will now be automatically deleted 30 days after they are sent.`,
+      `${me} changed the "Allow posting to the *general chat* topic?" setting from **Automatic** to **No *general chat* topic**.`,
+      `${me} changed the description for this channel.\n\n* **Old description:**\n\`\`\`\` quote\nOld text\n\`\`\`\`\n* **New description:**\n\`\`\`\` quote\n*No description.*\n\`\`\`\``,
+      `${me} renamed channel **renamed** to **renamed-2**.`,
+    ]);
+  });
+
+  it('posts the archiving notice read for every subscriber, and the unarchiving one', async () => {
+    const { shelved } = await createChannels(t, ['shelved'], { form: { principals: [owner.id, bob.id] } });
+    expectSuccess(await t.delete(`streams/${shelved}`));
+    const [, archived] = await channelEvents(bob, 'shelved');
+    expect(archived.content).toBe('Channel #**shelved** has been archived.');
+    expect(archived.flags).toContain('read');
+    expectSuccess(await t.patch(`streams/${shelved}`, { form: { is_archived: false } }));
+    const all = await channelEvents(undefined, 'shelved');
+    expect(all.at(-1)!.content).toBe('Channel #**shelved** has been unarchived.');
+  });
+
+  it('posts none of them, nor creation notices, when send_channel_events_messages is off', async () => {
+    const queue = await EventClient.register(t, member, { event_types: ['realm'] });
+    expectSuccess(await patchRealm({ send_channel_events_messages: false }), { send_channel_events_messages: false });
+    expect(await queue.ofType('realm')).toEqual([{ id: expect.any(Number), type: 'realm', op: 'update', property: 'send_channel_events_messages', value: false }]);
+    expect((await t.post('register', { as: member, form: { fetch_event_types: ['realm'] } })).body.realm_send_channel_events_messages).toBe(false);
+    const before = await messageCount();
+    const { silent } = await createChannels(t, ['silent']);
+    expectSuccess(await t.patch(`streams/${silent}`, { form: { description: 'changed', new_name: 'silent-2' } }));
+    expectSuccess(await t.delete(`streams/${silent}`));
+    expect(await messageCount()).toBe(before);
+    expectError(await patchRealm({ send_channel_events_messages: '"no"' }), 400, 'send_channel_events_messages is not a boolean');
+    expectSuccess(await patchRealm({ send_channel_events_messages: true }));
+  });
+});

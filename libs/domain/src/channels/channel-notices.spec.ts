@@ -1,5 +1,8 @@
 import {
+  archiveNotice,
   channelCreatedNotice,
+  channelPolicyName,
+  channelUpdateNotices,
   channelLinkSyntax,
   newChannelsAnnouncement,
   signupAnnouncement,
@@ -64,5 +67,23 @@ describe('Notification Bot texts', () => {
     expect(subscriptionMessagePlan(joined, o)).toEqual({ sent: true, messages: new Map([[5, ['old']]]) });
     expect(subscriptionMessagePlan(joined, { ...o, requested: false })).toEqual({ sent: false, messages: new Map() });
     expect(subscriptionMessagePlan(joined, { ...o, maxBulk: 3 })).toEqual({ sent: false, messages: new Map() });
+  });
+});
+
+describe('channel change notices', () => {
+  const base = { name: 'c', description: 'd', inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: true, messageRetentionDays: null, topicsPolicy: 'inherit' as const };
+
+  it('resolves the organization default retention and says forever for -1', () => {
+    expect(channelUpdateNotices(base, { ...base, messageRetentionDays: -1 }, ada, 90)).toEqual([
+      '@_**Ada|4** has changed the [message retention period](/help/message-retention-policy) for this channel:\n* **Old retention period**: 90 days\n* **New retention period**: Forever\n\nMessages in this channel will now be retained forever.',
+    ]);
+    expect(channelUpdateNotices(base, base, ada, 90)).toEqual([]);
+  });
+
+  it('names every privacy policy', () => {
+    expect(channelPolicyName({ inviteOnly: false, isWebPublic: true, historyPublicToSubscribers: true })).toBe('Web-public');
+    expect(channelPolicyName({ inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: false })).toBe('Public, protected history');
+    expect(channelPolicyName({ inviteOnly: true, isWebPublic: false, historyPublicToSubscribers: true })).toBe('Private, shared history');
+    expect(archiveNotice('x', true)).toBe('Channel #**x** has been archived.');
   });
 });

@@ -62,7 +62,7 @@ export function channelCreatedNotice(channel: CreatedChannel, creator: Person): 
   const description = channel.description === '' ? '*No description.*' : channel.description;
   return {
     channelId: channel.id,
-    topic: channel.topicsPolicy === 'empty_topic_only' ? '' : CHANNEL_EVENTS_TOPIC,
+    topic: channelEventsTopic(channel.topicsPolicy),
     content: `**${kind}** channel created by ${silentMention(creator)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``,
   };
 }
@@ -104,3 +104,78 @@ export function subscriptionMessagePlan(
 
 /** Zulip's notify_new_user: the sign-up announcement. */
 export const signupAnnouncement = (user: Person): string => `${silentMention(user)} joined this organization.`;
+
+/** Zulip's Stream.PERMISSION_POLICIES names. */
+export function channelPolicyName(c: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean }): string {
+  if (c.isWebPublic) return 'Web-public';
+  if (!c.inviteOnly) return c.historyPublicToSubscribers ? 'Public' : 'Public, protected history';
+  return c.historyPublicToSubscribers ? 'Private, shared history' : 'Private, protected history';
+}
+
+/** The topic of a channel's own notices: "channel events", or the empty topic where only that is allowed. */
+export const channelEventsTopic = (topicsPolicy: TopicsPolicy): string => (topicsPolicy === 'empty_topic_only' ? '' : CHANNEL_EVENTS_TOPIC);
+
+const TOPICS_POLICY_NAMES: Readonly<Record<TopicsPolicy, string>> = {
+  inherit: 'Automatic',
+  allow_empty_topic: '*general chat* topic allowed',
+  disable_empty_topic: 'No *general chat* topic',
+  empty_topic_only: 'Only *general chat* topic allowed',
+};
+
+const quoted = (text: string): string => `\`\`\`\` quote\n${text === '' ? '*No description.*' : text}\n\`\`\`\``;
+
+/** A retention period as the notice names it: -1 is forever; null (the organization's) is resolved first. */
+function retentionNotice(user: string, oldDays: number, newDays: number): string {
+  const period = (d: number) => (d === -1 ? 'Forever' : `${d} days`);
+  const summary =
+    newDays === -1 ? 'Messages in this channel will now be retained forever.' : `Messages in this channel will now be automatically deleted ${newDays} days after they are sent.`;
+  return (
+    `${user} has changed the [message retention period](/help/message-retention-policy) for this channel:\n` +
+    `* **Old retention period**: ${period(oldDays)}\n* **New retention period**: ${period(newDays)}\n\n${summary}`
+  );
+}
+
+/**
+ * The Notification Bot's notices for a PATCH /streams/{id} (Zulip's do_change_stream_permission,
+ * do_change_stream_message_retention_days, do_set_stream_property for the topics policy,
+ * do_change_stream_description and do_rename_stream), in the order the update applies them.
+ * `realmRetentionDays` resolves a channel's "organization default" (null) retention.
+ */
+export function channelUpdateNotices(before: Readonly<ChannelStateLike>, after: Readonly<ChannelStateLike>, actor: Person, realmRetentionDays: number): string[] {
+  const user = silentMention(actor);
+  const out: string[] = [];
+  const oldPolicy = channelPolicyName(before);
+  const newPolicy = channelPolicyName(after);
+  if (oldPolicy !== newPolicy) {
+    out.push(`${user} changed the [access permissions](/help/channel-permissions) for this channel from **${oldPolicy}** to **${newPolicy}**.`);
+  }
+  if (before.messageRetentionDays !== after.messageRetentionDays) {
+    out.push(retentionNotice(user, before.messageRetentionDays ?? realmRetentionDays, after.messageRetentionDays ?? realmRetentionDays));
+  }
+  if (before.topicsPolicy !== after.topicsPolicy) {
+    out.push(
+      `${user} changed the "Allow posting to the *general chat* topic?" setting from **${TOPICS_POLICY_NAMES[before.topicsPolicy]}** to **${TOPICS_POLICY_NAMES[after.topicsPolicy]}**.`,
+    );
+  }
+  if (before.description !== after.description) {
+    out.push(
+      `${user} changed the description for this channel.\n\n* **Old description:**\n${quoted(before.description)}\n* **New description:**\n${quoted(after.description)}`,
+    );
+  }
+  if (before.name !== after.name) out.push(`${user} renamed channel **${before.name}** to **${after.name}**.`);
+  return out;
+}
+
+/** The notice of an archived or unarchived channel. */
+export const archiveNotice = (name: string, archived: boolean): string => `Channel #**${name}** has been ${archived ? 'archived' : 'unarchived'}.`;
+
+/** The channel facts the update notices compare. */
+export interface ChannelStateLike {
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  messageRetentionDays: number | null;
+  topicsPolicy: TopicsPolicy;
+}

@@ -25,6 +25,7 @@ const current: RealmProperties = {
   disallowDisposableEmailAddresses: true,
   enableSpectatorAccess: false,
   enableReadReceipts: true,
+  sendChannelEventsMessages: true,
 };
 
 function thrown(f: () => unknown): DomainError {

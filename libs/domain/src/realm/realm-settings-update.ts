@@ -22,6 +22,7 @@ export interface RealmProperties {
   disallowDisposableEmailAddresses: boolean;
   enableSpectatorAccess: boolean;
   enableReadReceipts: boolean;
+  sendChannelEventsMessages: boolean;
 }
 export type RealmPropertyName = keyof RealmProperties;
 
@@ -43,6 +44,7 @@ export const REALM_PROPERTY_API_NAMES: Readonly<Record<RealmPropertyName, string
   disallowDisposableEmailAddresses: 'disallow_disposable_email_addresses',
   enableSpectatorAccess: 'enable_spectator_access',
   enableReadReceipts: 'enable_read_receipts',
+  sendChannelEventsMessages: 'send_channel_events_messages',
 };
 
 /**
