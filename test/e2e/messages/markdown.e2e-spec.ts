@@ -81,8 +81,8 @@ describe('POST /messages/render', () => {
 
   it("never resolves another organization's channels, emoji or linkifiers", async () => {
     expect(await render(alice, '#**elsewhere** :other_parrot: OTHER-7')).toBe('<p>#<strong>elsewhere</strong> :other_parrot: OTHER-7</p>');
-    expect(await render(other, '#**general** :party_parrot: #42 OTHER-7')).toBe(
-      '<p>#<strong>general</strong> :party_parrot: #42 <a href="https://other.example/7">OTHER-7</a></p>',
+    expect(await render(other, '#**design team** :party_parrot: #42 OTHER-7')).toBe(
+      '<p>#<strong>design team</strong> :party_parrot: #42 <a href="https://other.example/7">OTHER-7</a></p>',
     );
   });
 

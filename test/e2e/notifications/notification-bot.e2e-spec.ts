@@ -68,19 +68,21 @@ describe('PATCH /realm: the channel settings', () => {
   });
 
   it('sets the sign-up and update channels; the update channel answers under both names with ZULIP_CLIENT_COMPAT', async () => {
-    const res = await patchRealm({ signup_announcements_stream_id: ids['signups-here'], zulip_update_announcements_stream_id: ids.general });
+    // A new organization starts with "general" as its update channel.
+    expect((await t.post('register', { as: member, form: { fetch_event_types: ['realm'] } })).body.realm_svc_update_announcements_stream_id).toBe(ids.general);
+    const res = await patchRealm({ signup_announcements_stream_id: ids['signups-here'], zulip_update_announcements_stream_id: ids.announcements });
     expect(res.body).toEqual({
       result: 'success',
       msg: '',
       signup_announcements_stream_id: ids['signups-here'],
-      svc_update_announcements_stream_id: ids.general,
-      zulip_update_announcements_stream_id: ids.general,
+      svc_update_announcements_stream_id: ids.announcements,
+      zulip_update_announcements_stream_id: ids.announcements,
     });
     const reg = await t.post('register', { as: member, form: { fetch_event_types: ['realm'] } });
     expect(reg.body).toMatchObject({
       realm_signup_announcements_stream_id: ids['signups-here'],
-      realm_svc_update_announcements_stream_id: ids.general,
-      realm_zulip_update_announcements_stream_id: ids.general,
+      realm_svc_update_announcements_stream_id: ids.announcements,
+      realm_zulip_update_announcements_stream_id: ids.announcements,
       realm_moderation_request_channel_id: -1,
     });
   });
@@ -173,8 +175,8 @@ describe('creating channels', () => {
 describe('subscribing other users', () => {
   it('sends each newly subscribed user a direct message, one channel inline', async () => {
     const queue = await EventClient.register(t, bob, { event_types: ['message'] });
-    const res = await t.post('users/me/subscriptions', { as: admin, form: { subscriptions: [{ name: 'general' }], principals: [bob.id] } });
-    expectSuccess(res, { subscribed: { [bob.id]: ['general'] }, new_subscription_messages_sent: true });
+    const res = await t.post('users/me/subscriptions', { as: admin, form: { subscriptions: [{ name: 'signups-here' }], principals: [bob.id] } });
+    expectSuccess(res, { subscribed: { [bob.id]: ['signups-here'] }, new_subscription_messages_sent: true });
     const [event] = await queue.ofType('message');
     expect(event.message).toMatchObject({
       sender_full_name: 'Notification Bot',
@@ -182,7 +184,7 @@ describe('subscribing other users', () => {
       content: expect.stringContaining('subscribed you to'),
     });
     const [dm] = await botMessages(bob, [{ operator: 'is', operand: 'dm' }]);
-    expect(dm.content).toBe(`${mention({ id: admin.id, fullName: 'Ada Admin' })} subscribed you to #**general**.`);
+    expect(dm.content).toBe(`${mention({ id: admin.id, fullName: 'Ada Admin' })} subscribed you to #**signups-here**.`);
     expect(dm.flags).not.toContain('read');
   });
 

@@ -125,14 +125,16 @@ describe('POST /register', () => {
 describe('ZULIP_CLIENT_COMPAT', () => {
   it('adds Zulip’s names to server_settings and register by default', async () => {
     const res = await t.post('register', { form: { fetch_event_types: ['realm'] } });
+    // A new organization announces server updates in its "general" channel, as Zulip's do.
+    const general = (await t.get('get_stream_id', { query: { stream: 'general' } })).body.stream_id;
     expectSuccess(res, {
       zulip_version: res.body.svc_version,
       zulip_merge_base: res.body.svc_version,
       zulip_feature_level: 472,
       zulip_plan_is_not_limited: true,
       svc_plan_is_not_limited: true,
-      realm_zulip_update_announcements_stream_id: -1,
-      realm_svc_update_announcements_stream_id: -1,
+      realm_zulip_update_announcements_stream_id: general,
+      realm_svc_update_announcements_stream_id: general,
     });
   });
 
@@ -144,7 +146,8 @@ describe('ZULIP_CLIENT_COMPAT', () => {
       expect(settings.body.svc_feature_level).toBe(472);
       const register = await neutral.post('register', { form: {} });
       expect(Object.keys(register.body).filter((k) => k.includes('zulip'))).toEqual([]);
-      expect(register.body).toMatchObject({ svc_version: settings.body.svc_version, svc_plan_is_not_limited: true, realm_svc_update_announcements_stream_id: -1 });
+      const general = (await neutral.get('get_stream_id', { query: { stream: 'general' } })).body.stream_id;
+      expect(register.body).toMatchObject({ svc_version: settings.body.svc_version, svc_plan_is_not_limited: true, realm_svc_update_announcements_stream_id: general });
       // Zulip's name of the extra emoji's type is not ours on input either.
       const status = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' };
       expectError(await neutral.post('users/me/status', { form: status }), 400, 'Invalid emoji type.');
