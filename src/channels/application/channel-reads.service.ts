@@ -5,8 +5,9 @@ import {
   invalidChannelName,
   type Viewer,
 } from '@app/domain/channels';
-import { type Actor, isGuest } from '@app/domain/users';
+import { type Actor, assertCanAccessUser, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { UserQueries } from '../../users/index.js';
 import { type ChannelFolderRecord, ChannelQueries, type ChannelRecord, type SubscriptionRecord } from './channel.ports.js';
 
 export interface StreamsFilter {
@@ -27,7 +28,10 @@ export interface SubscribedChannel {
 /** The read side of channels: lists and lookups filtered by what the caller may see. */
 @Injectable()
 export class ChannelReadsService {
-  constructor(private readonly queries: ChannelQueries) {}
+  constructor(
+    private readonly queries: ChannelQueries,
+    private readonly users: UserQueries,
+  ) {}
 
   private async viewer(actor: Actor): Promise<Viewer> {
     return { userId: actor.userId, role: actor.role, groupIds: await this.queries.groupIdsOfUser(actor.userId) };
@@ -83,6 +87,34 @@ export class ChannelReadsService {
   async members(actor: Actor, channelId: number): Promise<number[]> {
     const c = await this.stream(actor, channelId);
     return (await this.queries.subscribers([c.id])).get(c.id)!;
+  }
+
+  /**
+   * GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend): an
+   * active, non-bot user of the organization, and a channel the caller may see.
+   */
+  async isSubscribed(actor: Actor, userId: number, channelId: number): Promise<boolean> {
+    assertCanAccessUser(actor, await this.users.get(actor.realmId, userId), { allowBots: false, allowDeactivated: false, forAdmin: false });
+    await this.stream(actor, channelId);
+    return (await this.subscribedIds(userId)).has(channelId);
+  }
+
+  /**
+   * GET /users/{user_id}/channels (Zulip 12, feature level 440): the channels the target user is
+   * subscribed to, limited to those the caller has metadata access to.
+   */
+  async channelsOfUser(actor: Actor, userId: number): Promise<number[]> {
+    assertCanAccessUser(actor, await this.users.get(actor.realmId, userId), { allowBots: true, allowDeactivated: true, forAdmin: false });
+    const [all, viewer, mine, theirs] = await Promise.all([
+      this.queries.channels(actor.realmId),
+      this.viewer(actor),
+      this.subscribedIds(actor.userId),
+      this.subscribedIds(userId),
+    ]);
+    return all
+      .filter((c) => theirs.has(c.id) && hasMetadataAccess(c, viewer, mine.has(c.id)))
+      .map((c) => c.id)
+      .sort((a, b) => a - b);
   }
 
   /** GET /users/me/subscriptions, sorted by channel name. */

@@ -126,14 +126,39 @@ export class ChannelsController {
     return {};
   }
 
-  @ApiPost('users/me/subscriptions/:stream_id')
-  async subscriptionProperty(
+  /** Zulip's route for one subscription property (update_subscriptions_property). */
+  @Patch('users/me/subscriptions/:stream_id')
+  async patchSubscriptionProperty(
     @CurrentActor() actor: Actor,
     @Param('stream_id', PathIntPipe) channelId: number,
     @ZulipParams() p: SubscriptionPropertyDto,
   ) {
     await this.subscriptions.updateSubscriptionProperties(actor, [{ stream_id: channelId, property: p.property, value: p.value }]);
     return {};
+  }
+
+  /** Kept answering as before (existing tests and clients of this server use it); Zulip itself routes only PATCH. */
+  @ApiPost('users/me/subscriptions/:stream_id')
+  async subscriptionProperty(
+    @CurrentActor() actor: Actor,
+    @Param('stream_id', PathIntPipe) channelId: number,
+    @ZulipParams() p: SubscriptionPropertyDto,
+  ) {
+    return this.patchSubscriptionProperty(actor, channelId, p);
+  }
+
+  @Get('users/:user_id/subscriptions/:stream_id')
+  async subscriptionStatus(
+    @CurrentActor() actor: Actor,
+    @Param('user_id', PathIntPipe) userId: number,
+    @Param('stream_id', PathIntPipe) channelId: number,
+  ) {
+    return { is_subscribed: await this.reads.isSubscribed(actor, userId, channelId) };
+  }
+
+  @Get('users/:user_id/channels')
+  async channelsOfUser(@CurrentActor() actor: Actor, @Param('user_id', PathIntPipe) userId: number) {
+    return { subscribed_channel_ids: await this.reads.channelsOfUser(actor, userId) };
   }
 
   @Get('streams')

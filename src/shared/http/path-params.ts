@@ -15,3 +15,14 @@ export class PathIntPipe implements PipeTransform<string, number> {
     return Number(value);
   }
 }
+
+/**
+ * `users/{user_id}` and `users/{email}` share a path in Zulip: an integer segment is an id,
+ * anything else is an email address (looked up as Zulip's access_user_by_email does).
+ */
+@Injectable()
+export class UserRefPipe implements PipeTransform<string, number | string> {
+  transform(value: string): number | string {
+    return INTEGER_SEGMENT.test(value) ? Number(value) : value;
+  }
+}

@@ -8,6 +8,7 @@ import {
   assertCanRemoveSubgroups,
   assertGroupNotInUse,
   assertSomethingToDo,
+  assertSubgroupChangeGiven,
   checkUserGroupName,
   expectationMismatch,
   type GroupObjection,
@@ -312,6 +313,33 @@ export class UserGroupsService {
   private async notify(tx: Tx, realmId: number, events: ClientEvent['event'][]): Promise<void> {
     if (events.length === 0) return;
     tx.afterCommit(toEveryone(realmId, events));
+  }
+
+  /** GET /user_groups/{id}/members (Zulip's get_user_group_members): active members, recursively unless direct only. */
+  async members(actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
+    return this.uow.run(async (tx) => {
+      const group = await tx.groups.find(actor.realmId, groupId);
+      if (group === null || group.name === null) throw invalidUserGroup();
+      return tx.groups.memberIds(groupId, directOnly);
+    });
+  }
+
+  /** GET /user_groups/{id}/subgroups (Zulip's get_subgroups_of_user_group). */
+  async subgroups(actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
+    return this.uow.run(async (tx) => {
+      const group = await tx.groups.find(actor.realmId, groupId);
+      if (group === null || group.name === null) throw invalidUserGroup();
+      return tx.groups.subgroupIdsOf(groupId, directOnly);
+    });
+  }
+
+  /**
+   * POST /user_groups/{id}/subgroups (Zulip's update_subgroups_of_user_group): the subgroup half
+   * of POST /user_groups/{id}/members, with the same checks, permissions and events.
+   */
+  async updateSubgroups(actor: Actor, groupId: number, add: number[], remove: number[]): Promise<void> {
+    assertSubgroupChangeGiven(add, remove);
+    await this.updateMembers(actor, groupId, { add: [], delete: [], addSubgroups: add, deleteSubgroups: remove });
   }
 
   /** GET /user_groups/{gid}/members/{uid}. */

@@ -113,6 +113,10 @@ export abstract class UserGroupRepository {
   abstract settingValue(groupId: number): Promise<GroupSettingValue>;
   abstract settingValuesOf(groupIds: readonly number[]): Promise<Map<number, GroupSettingValue>>;
   abstract isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean>;
+  /** The group's active members (direct, or through subgroups too), ascending. */
+  abstract memberIds(groupId: number, directOnly: boolean): Promise<number[]>;
+  /** The group's subgroups (direct, or recursively; never the group itself), ascending. */
+  abstract subgroupIdsOf(groupId: number, directOnly: boolean): Promise<number[]>;
   /** Renames, describes, (re)activates a named group and points its settings at stored groups (only the fields given). */
   abstract update(
     groupId: number,
@@ -148,6 +152,8 @@ export abstract class UserQueries {
   abstract credentialsByEmail(realmId: number, email: string): Promise<Credentials | null>;
   abstract list(realmId: number): Promise<UserRecord[]>;
   abstract get(realmId: number, userId: number): Promise<UserRecord | null>;
+  /** The user whose real address is `email` (case-insensitively) and whose visibility is one of `visibilities`. */
+  abstract findByDeliveryEmail(realmId: number, email: string, visibilities: readonly number[]): Promise<UserRecord | null>;
   abstract systemBots(realmId: number): Promise<UserRecord[]>;
   /** The newest message the user received, or -1. */
   abstract maxMessageId(userId: number): Promise<number>;

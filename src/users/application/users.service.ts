@@ -12,6 +12,8 @@ import {
   isFullMember,
   isValidEmail,
   noSuchUser,
+  userIdOfDummyEmail,
+  visibilitiesSeenBy,
   type ProfileValue,
   type Role,
   Role as Roles,
@@ -82,6 +84,21 @@ export class UsersService {
     const user = await this.queries.get(actor.realmId, userId);
     if (user === null) throw noSuchUser();
     return user;
+  }
+
+  /**
+   * The id behind `users/{user_id}` or `users/{email}` (Zulip's access_user_by_email): a
+   * display address `user<id>@<fake domain>` names that id; any other address must be a real
+   * address the caller's role may see under the user's email_address_visibility, else `No such user`.
+   */
+  async resolveUserRef(actor: Actor, ref: number | string): Promise<number> {
+    if (typeof ref === 'number') return ref;
+    const realm = await this.uow.run((tx) => tx.realms.get(actor.realmId));
+    const dummyId = userIdOfDummyEmail(ref, this.config.botDomainFor(realm.stringId));
+    if (dummyId !== null) return dummyId;
+    const user = await this.queries.findByDeliveryEmail(actor.realmId, ref, visibilitiesSeenBy(actor.role));
+    if (user === null) throw noSuchUser();
+    return user.id;
   }
 
   maxMessageId(userId: number): Promise<number> {

@@ -7,7 +7,7 @@ import { ZulipParams } from '../../shared/http/params/index.js';
 import { UserGroupsService } from '../application/user-groups.service.js';
 import { RealmSettingGuard, RequireRealmSetting } from './realm-setting.guard.js';
 import { presentUserGroup } from '../application/user.views.js';
-import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, UpdateMembersDto, UpdateUserGroupDto } from './user-groups.dto.js';
+import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, SubgroupsQueryDto, UpdateMembersDto, UpdateSubgroupsDto, UpdateUserGroupDto } from './user-groups.dto.js';
 
 @Controller('api/v1/user_groups')
 @Require('member')
@@ -79,6 +79,22 @@ export class UserGroupsController {
       addSubgroups: p.add_subgroups,
       deleteSubgroups: p.delete_subgroups,
     });
+    return {};
+  }
+
+  @Get(':user_group_id/members')
+  async members(@CurrentActor() actor: Actor, @Param('user_group_id', PathIntPipe) groupId: number, @ZulipParams() p: MembershipQueryDto) {
+    return { members: await this.groups.members(actor, groupId, p.direct_member_only) };
+  }
+
+  @Get(':user_group_id/subgroups')
+  async subgroups(@CurrentActor() actor: Actor, @Param('user_group_id', PathIntPipe) groupId: number, @ZulipParams() p: SubgroupsQueryDto) {
+    return { subgroups: await this.groups.subgroups(actor, groupId, p.direct_subgroup_only) };
+  }
+
+  @ApiPost(':user_group_id/subgroups')
+  async updateSubgroups(@CurrentActor() actor: Actor, @Param('user_group_id', PathIntPipe) groupId: number, @ZulipParams() p: UpdateSubgroupsDto) {
+    await this.groups.updateSubgroups(actor, groupId, p.add, p.delete);
     return {};
   }
 

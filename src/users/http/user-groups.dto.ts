@@ -26,6 +26,16 @@ export class UpdateMembersDto {
   @JsonParam(list(int()), { default: [] }) delete_subgroups: number[];
 }
 
+/** POST /user_groups/{user_group_id}/subgroups. */
+export class UpdateSubgroupsDto {
+  @JsonParam(list(int()), { default: [] }) add: number[];
+  @JsonParam(list(int()), { default: [] }) delete: number[];
+}
+
+export class SubgroupsQueryDto {
+  @JsonParam(bool(), { default: false }) direct_subgroup_only: boolean;
+}
+
 export class MembershipQueryDto {
   @JsonParam(bool(), { default: false }) direct_member_only: boolean;
 }

@@ -2,7 +2,7 @@ import { ApiPost } from '../../shared/http/routes.js';
 import type { Actor } from '@app/domain/users';
 import { Controller, Delete, Get, Param, Patch } from '@nestjs/common';
 import { CurrentActor, Require } from '../../shared/auth/decorators.js';
-import { PathIntPipe } from '../../shared/http/path-params.js';
+import { PathIntPipe, UserRefPipe } from '../../shared/http/path-params.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { UsersService } from '../application/users.service.js';
 import { gravatarUrl, presentUser } from '../application/user.views.js';
@@ -43,23 +43,27 @@ export class UsersController {
     return {};
   }
 
+  /** GET /users/{user_id} and GET /users/{email} (Zulip's get_user_by_email). */
   @Get('users/:user_id')
   async get(
     @CurrentActor() actor: Actor,
-    @Param('user_id', PathIntPipe) userId: number,
+    @Param('user_id', UserRefPipe) ref: number | string,
     @ZulipParams() p: GetUsersDto,
   ) {
+    const userId = await this.users.resolveUserRef(actor, ref);
     const user = await this.users.getUser(actor, userId);
     const profileData = p.include_custom_profile_fields ? await this.users.profileDataOf(actor, userId) : undefined;
     return { user: presentUser(user, { clientGravatar: p.client_gravatar, viewer: { id: actor.userId, role: actor.role }, profileData }) };
   }
 
+  /** PATCH /users/{user_id} and PATCH /users/{email} (Zulip's update_user_by_email). */
   @Patch('users/:user_id')
   async update(
     @CurrentActor() actor: Actor,
-    @Param('user_id', PathIntPipe) userId: number,
+    @Param('user_id', UserRefPipe) ref: number | string,
     @ZulipParams() p: UpdateUserDto,
   ) {
+    const userId = await this.users.resolveUserRef(actor, ref);
     await this.users.updateUser(actor, userId, { role: p.role, fullName: p.full_name, profileData: p.profile_data });
     return {};
   }

@@ -211,6 +211,38 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     return groupSettingValues(this.em, groupIds);
   }
 
+  async memberIds(groupId: number, directOnly: boolean): Promise<number[]> {
+    const rows = await this.em.query(
+      directOnly
+        ? `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+           WHERE m.group_id = $1 ORDER BY m.user_id`
+        : `WITH RECURSIVE down(id) AS (
+             SELECT $1::int
+             UNION
+             SELECT s.subgroup_id FROM user_group_subgroups s JOIN down ON s.supergroup_id = down.id
+           )
+           SELECT DISTINCT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+           WHERE m.group_id IN (SELECT id FROM down) ORDER BY m.user_id`,
+      [groupId],
+    );
+    return rows.map((r: { user_id: number }) => r.user_id);
+  }
+
+  async subgroupIdsOf(groupId: number, directOnly: boolean): Promise<number[]> {
+    const rows = await this.em.query(
+      directOnly
+        ? `SELECT subgroup_id AS id FROM user_group_subgroups WHERE supergroup_id = $1 ORDER BY subgroup_id`
+        : `WITH RECURSIVE down(id) AS (
+             SELECT subgroup_id FROM user_group_subgroups WHERE supergroup_id = $1
+             UNION
+             SELECT s.subgroup_id FROM user_group_subgroups s JOIN down ON s.supergroup_id = down.id
+           )
+           SELECT id FROM down WHERE id <> $1 ORDER BY id`,
+      [groupId],
+    );
+    return rows.map((r: { id: number }) => r.id);
+  }
+
   async isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
     const rows = await this.em.query(
       directOnly

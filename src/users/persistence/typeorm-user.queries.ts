@@ -58,6 +58,14 @@ export class TypeOrmUserQueries extends UserQueries {
     return row ? toRecord(camelRow<UserRow>(row)) : null;
   }
 
+  async findByDeliveryEmail(realmId: number, email: string, visibilities: readonly number[]): Promise<UserRecord | null> {
+    const [row] = await this.ds.query(
+      `${USER_SELECT} WHERE realm_id = $1 AND lower(delivery_email) = lower($2) AND email_address_visibility = ANY($3::smallint[])`,
+      [realmId, email.trim(), visibilities],
+    );
+    return row ? toRecord(camelRow<UserRow>(row)) : null;
+  }
+
   async maxMessageId(userId: number): Promise<number> {
     const [row] = await this.ds.query(`SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1`, [userId]);
     return row?.id ?? -1;

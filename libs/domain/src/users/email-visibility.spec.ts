@@ -1,4 +1,4 @@
-import { canSeeDeliveryEmail, deliveryEmailAudienceChange, displayEmail, rolesSeeing } from './email-visibility.js';
+import { canSeeDeliveryEmail, deliveryEmailAudienceChange, displayEmail, rolesSeeing, userIdOfDummyEmail, visibilitiesSeenBy } from './email-visibility.js';
 import { Role } from './role.js';
 import { EMAIL_ADDRESS_VISIBILITY as V } from './user-settings.js';
 
@@ -27,5 +27,21 @@ describe('who sees a real email address', () => {
   it('uses a placeholder email unless everyone may see the address', () => {
     expect(displayEmail(12, 'ada@example.com', V.EVERYONE, 'chat.example.com')).toBe('ada@example.com');
     expect(displayEmail(12, 'ada@example.com', V.MEMBERS, 'chat.example.com')).toBe('user12@chat.example.com');
+  });
+});
+
+describe('userIdOfDummyEmail', () => {
+  it('reads the id of a display address on the fake domain only', () => {
+    expect(userIdOfDummyEmail('user12@chat.example.com', 'chat.example.com')).toBe(12);
+    expect(userIdOfDummyEmail('user12@other.example.com', 'chat.example.com')).toBeNull();
+    expect(userIdOfDummyEmail('userx@chat.example.com', 'chat.example.com')).toBeNull();
+    expect(userIdOfDummyEmail('alice@chat.example.com', 'chat.example.com')).toBeNull();
+  });
+});
+
+describe('visibilitiesSeenBy', () => {
+  it('lets members look up members-visible and public addresses only', () => {
+    expect([...visibilitiesSeenBy(Role.MEMBER)].sort()).toEqual([V.EVERYONE, V.MEMBERS].sort());
+    expect(visibilitiesSeenBy(Role.GUEST)).toEqual([V.EVERYONE]);
   });
 });

@@ -20,6 +20,23 @@ export function canSeeDeliveryEmail(viewer: EmailViewer, targetId: number, visib
   return viewer.id === targetId || ACCESSIBLE[viewer.role].includes(visibility);
 }
 
+/** The email_address_visibility values whose real addresses this role may look users up by. */
+export function visibilitiesSeenBy(role: Role): readonly number[] {
+  return ACCESSIBLE[role];
+}
+
+/**
+ * The user id in a display address `user<id>@<fake domain>` (Zulip's
+ * get_dummy_email_address_for_display_regex), or null when the address has another shape.
+ */
+export function userIdOfDummyEmail(email: string, fakeDomain: string): number | null {
+  const prefix = 'user';
+  const at = email.indexOf('@');
+  if (!email.startsWith(prefix) || at < 0 || email.slice(at + 1) !== fakeDomain) return null;
+  const digits = email.slice(prefix.length, at);
+  return /^\d{1,9}$/.test(digits) ? Number(digits) : null;
+}
+
 /** The role values allowed to see an address of this visibility (for set-based SQL). */
 export function rolesSeeing(visibility: number): Role[] {
   return (Object.keys(ACCESSIBLE).map(Number) as Role[]).filter((r) => ACCESSIBLE[r].includes(visibility));

@@ -1,5 +1,6 @@
 import {
   assertCanAddMembers,
+  assertSubgroupChangeGiven,
   assertCanAddSubgroups,
   assertGroupNotInUse,
   assertCanRemoveMembers,
@@ -44,5 +45,12 @@ describe('assertGroupNotInUse (Zulip’s CannotDeactivateGroupInUseError)', () =
     expect(() => assertGroupNotInUse(objections)).toThrow(
       expect.objectContaining({ msg: 'Cannot deactivate user group in use.', code: 'CANNOT_DEACTIVATE_GROUP_IN_USE', data: { objections } }),
     );
+  });
+});
+
+describe('assertSubgroupChangeGiven', () => {
+  it('needs add or delete', () => {
+    expect(() => assertSubgroupChangeGiven([], [])).toThrow('Nothing to do. Specify at least one of "add" or "delete".');
+    expect(() => assertSubgroupChangeGiven([1], [])).not.toThrow();
   });
 });

@@ -39,6 +39,11 @@ export function assertSomethingToDo(c: MembershipChange): void {
   }
 }
 
+/** POST /user_groups/{id}/subgroups (Zulip's update_subgroups_of_user_group) needs `add` or `delete`. */
+export function assertSubgroupChangeGiven(add: readonly number[], remove: readonly number[]): void {
+  if (add.length + remove.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+}
+
 export function assertCanAddMembers(toAdd: readonly number[], currentDirect: ReadonlySet<number>): void {
   for (const id of toAdd) {
     if (currentDirect.has(id)) throw badRequest(`User ${id} is already a member of this group`);
