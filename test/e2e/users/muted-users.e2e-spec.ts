@@ -194,7 +194,12 @@ describe('read flags of a muted user’s messages', () => {
 
   it('messages a muted user sends later arrive read for the muter only, in channels, groups and DMs', async () => {
     expectSuccess(await mute(hamlet, cordelia.id));
+    const [hamletQ, othelloQ] = [await EventClient.register(t, hamlet, { event_types: ['message'] }), await EventClient.register(t, othello, { event_types: ['message'] })];
     const channelMsg = await sendToChannel(t, cordelia, 'general', 'later', 'Later spam @**all**');
+    const [hamletFlags, othelloFlags] = [(await hamletQ.ofType('message'))[0].flags, (await othelloQ.ofType('message'))[0].flags];
+    expect(hamletFlags).toEqual(['read', ...(othelloFlags as string[])]);
+    expect(othelloFlags).toContain('stream_wildcard_mentioned');
+    expect(othelloFlags).not.toContain('read');
     const group = await sendDirect(t, cordelia, [hamlet.id, othello.id], 'Later group spam');
     const direct = await sendDirect(t, cordelia, [hamlet.id], 'Later spam to Hamlet');
     for (const id of [channelMsg, group, direct]) expect(await isRead(hamlet.id, id)).toBe(true);
