@@ -16,6 +16,7 @@ import { AlertWordsBotStorage1765200000000 } from './1765200000000-AlertWordsBot
 import { AttachmentSpace1765400000000 } from './1765400000000-AttachmentSpace.js';
 import { AnnouncementChannels1765600000000 } from './1765600000000-AnnouncementChannels.js';
 import { ChannelEventsMessages1765600000001 } from './1765600000001-ChannelEventsMessages.js';
+import { MutedUsers1765700000000 } from './1765700000000-MutedUsers.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   AttachmentSpace1765400000000,
   AnnouncementChannels1765600000000,
   ChannelEventsMessages1765600000001,
+  MutedUsers1765700000000,
 ];

@@ -8,6 +8,8 @@ import { NotificationBotChannelNotifications } from '../messages/application/cha
 import { FullMembersRefresh } from '../users/application/full-members.js';
 import { ChannelGroupUsage, NewUserAnnouncements, NewUserChannels, OrganizationChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
 import { SignupAnnouncements } from '../messages/application/signup-announcements.js';
+import { MutedSenderMessagesRead } from '../messages/application/muted-sender-messages.js';
+import { MutedSenderMessages } from '../users/application/muted-users.ports.js';
 
 /**
  * Ports one context owns and a context that depends on it implements (the owner may not import
@@ -28,6 +30,8 @@ export const CrossContextPorts: Provider[] = [
   { provide: ChannelNotifications, useExisting: NotificationBotChannelNotifications },
   // users owns it, messages implements it: the sign-up announcement.
   { provide: NewUserAnnouncements, useExisting: SignupAnnouncements },
+  // users owns it, messages implements it: muting a user marks their messages to the muter read.
+  { provide: MutedSenderMessages, useExisting: MutedSenderMessagesRead },
   // users owns it, presence implements it: turning presence_enabled on or off updates the presence.
   { provide: PresenceSettingEffects, useExisting: PresenceSettingReaction },
 ];

@@ -24,6 +24,7 @@ import { ServerConfig } from '../shared/config/server-config.js';
 import { TypeOrmMessageQueries } from './persistence/typeorm-message.queries.js';
 import { NotificationBotChannelNotifications } from './application/channel-notifications.js';
 import { SignupAnnouncements } from './application/signup-announcements.js';
+import { MutedSenderMessagesRead } from './application/muted-sender-messages.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 import { RenderTargetsResolver } from './application/render-targets.resolver.js';
 
@@ -38,6 +39,7 @@ import { RenderTargetsResolver } from './application/render-targets.resolver.js'
     NotificationBot,
     NotificationBotChannelNotifications,
     SignupAnnouncements,
+    MutedSenderMessagesRead,
     MessageFlagsService,
     MessageReactionsService,
     UploadsService,
@@ -52,6 +54,6 @@ import { RenderTargetsResolver } from './application/render-targets.resolver.js'
     { provide: MessageRenderer, useValue: new MarkdownItRenderer() },
     RenderTargetsResolver,
   ],
-  exports: [NotificationBot, NotificationBotChannelNotifications, SignupAnnouncements, MessageReadsService, MessageRenderer, MessageSender, RenderTargetsResolver],
+  exports: [NotificationBot, NotificationBotChannelNotifications, SignupAnnouncements, MutedSenderMessagesRead, MessageReadsService, MessageRenderer, MessageSender, RenderTargetsResolver],
 })
 export class MessagesModule {}

@@ -13,3 +13,5 @@ export * from './application/user-settings.views.js';
 export * from './application/custom-profile-fields.ports.js';
 export * from './application/custom-profile-fields.views.js';
 export * from './application/alert-words.service.js';
+export * from './application/muted-users.ports.js';
+export * from './application/muted-users.service.js';

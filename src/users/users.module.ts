@@ -4,6 +4,8 @@ import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
 import { AccountService } from './application/account.service.js';
 import { AlertWordQueries } from './application/alert-words.ports.js';
 import { AlertWordsService } from './application/alert-words.service.js';
+import { MutedUserQueries } from './application/muted-users.ports.js';
+import { MutedUsersService } from './application/muted-users.service.js';
 import { BotStorageQueries } from './application/bot-storage.ports.js';
 import { BotStorageService } from './application/bot-storage.service.js';
 import { ApiKeysService } from './application/api-keys.service.js';
@@ -23,6 +25,7 @@ import { UserStatusService } from './application/user-status.service.js';
 import { UserQueries } from './application/user.ports.js';
 import { UsersService } from './application/users.service.js';
 import { AlertWordsController } from './http/alert-words.controller.js';
+import { MutedUsersController } from './http/muted-users.controller.js';
 import { BotStorageController } from './http/bot-storage.controller.js';
 import { ConfirmEmailController } from './http/confirm-email.controller.js';
 import { CustomProfileFieldsController } from './http/custom-profile-fields.controller.js';
@@ -33,6 +36,7 @@ import { UserGroupsController } from './http/user-groups.controller.js';
 import { UserStatusController } from './http/user-status.controller.js';
 import { UsersController } from './http/users.controller.js';
 import { TypeOrmAlertWordQueries } from './persistence/typeorm-alert-word.repository.js';
+import { TypeOrmMutedUserQueries } from './persistence/typeorm-muted-user.repository.js';
 import { TypeOrmBotStorageQueries } from './persistence/typeorm-bot-storage.repository.js';
 import { TypeOrmCustomProfileFieldQueries } from './persistence/typeorm-custom-profile-field.repository.js';
 import { TypeOrmUserQueries } from './persistence/typeorm-user.queries.js';
@@ -44,6 +48,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
   controllers: [
     UserStatusController,
     AlertWordsController,
+    MutedUsersController,
     BotStorageController,
     SettingsController,
     CustomProfileFieldsController,
@@ -71,6 +76,8 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     AlertWordsService,
     BotStorageService,
     { provide: AlertWordQueries, useClass: TypeOrmAlertWordQueries },
+    MutedUsersService,
+    { provide: MutedUserQueries, useClass: TypeOrmMutedUserQueries },
     { provide: BotStorageQueries, useClass: TypeOrmBotStorageQueries },
     { provide: UserQueries, useClass: TypeOrmUserQueries },
     { provide: UserStatusQueries, useClass: TypeOrmUserStatusQueries },
@@ -86,6 +93,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UserSettingsQueries,
     CustomProfileFieldQueries,
     AlertWordsService,
+    MutedUsersService,
   ],
 })
 export class UsersModule {}

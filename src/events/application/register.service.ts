@@ -23,6 +23,7 @@ import { presentReminder, RemindersService } from '../../drafts/index.js';
 import {
   AlertWordsService,
   CustomProfileFieldQueries,
+  MutedUsersService,
   gravatarUrl,
   presentCustomProfileField,
   presentCustomProfileFieldTypes,
@@ -68,6 +69,7 @@ export const FETCHABLE = [
   'update_global_notifications',
   'custom_profile_fields',
   'alert_words',
+  'muted_users',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
@@ -96,6 +98,7 @@ export class RegisterService {
     private readonly userSettings: UserSettingsQueries,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly alertWords: AlertWordsService,
+    private readonly mutedUsers: MutedUsersService,
   ) {}
 
   async initialState(
@@ -136,6 +139,7 @@ export class RegisterService {
       state.custom_profile_field_types = presentCustomProfileFieldTypes();
     }
     if (want('alert_words')) state.alert_words = await this.alertWords.listAlertWords(actor);
+    if (want('muted_users')) state.muted_users = await this.mutedUsers.listMutedUsers(actor);
     return state;
   }
 

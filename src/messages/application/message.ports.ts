@@ -81,6 +81,8 @@ export abstract class UserMessageRepository {
   abstract markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]>;
   /** Marks at most `limit` of the user's unread rows read, newest first, locking them; returns the changed ids. */
   abstract markReadBatch(userId: number, limit: number): Promise<number[]>;
+  /** Marks the user's unread rows of messages the sender sent read; returns the changed ids, ascending. */
+  abstract markReadFromSender(userId: number, senderId: number): Promise<number[]>;
   /**
    * Who read the message and lets others know (Zulip's read_receipts query): active users with
    * `send_read_receipts` whose row is read, the sender excepted; ascending ids.

@@ -28,9 +28,11 @@ const toDomain = (r: Record<string, unknown>): Message => Message.restore(toMess
 /**
  * The flags every recipient row starts with ($2 sender, $3 read by sender, $4 mentioned,
  * $5 channel wildcard, $6 topic-wildcard users, $7 also read by, $9–$12 alert words), for all
- * recipients at once.
+ * recipients at once. A recipient who has muted the sender gets the message read (Zulip's
+ * muted_sender_user_ids): one primary-key probe of muted_users per row.
  */
-const INITIAL_FLAGS_SQL = `(CASE WHEN (u.id = $2 AND $3) OR u.id = ANY($7::int[]) THEN ${FLAG_BITS.read} ELSE 0 END)
+const INITIAL_FLAGS_SQL = `(CASE WHEN (u.id = $2 AND $3) OR u.id = ANY($7::int[])
+    OR EXISTS (SELECT 1 FROM muted_users mu WHERE mu.user_id = u.id AND mu.muted_user_id = $2) THEN ${FLAG_BITS.read} ELSE 0 END)
   | (CASE WHEN u.id = ANY($4::int[]) THEN ${FLAG_BITS.mentioned} ELSE 0 END)
   | (CASE WHEN $5 THEN ${FLAG_BITS.stream_wildcard_mentioned} ELSE 0 END)
   | (CASE WHEN u.id = ANY($6::int[]) THEN ${FLAG_BITS.topic_wildcard_mentioned} ELSE 0 END)

@@ -62,6 +62,16 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     ));
     return rows.map((r) => r.message_id);
   }
+  async markReadFromSender(userId: number, senderId: number): Promise<number[]> {
+    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+      `UPDATE user_messages um SET flags = um.flags | ${FLAG_BITS.read}
+       FROM messages m
+       WHERE um.user_id = $1 AND (um.flags & ${FLAG_BITS.read}) = 0 AND m.id = um.message_id AND m.sender_id = $2
+       RETURNING um.message_id`,
+      [userId, senderId],
+    ));
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  }
   async readReceipts(messageId: number, senderId: number): Promise<number[]> {
     const rows: { user_id: number }[] = await this.em.query(
       `SELECT um.user_id FROM user_messages um JOIN users u ON u.id = um.user_id
