@@ -98,6 +98,17 @@ export abstract class ChannelFolderRepository {
   /** Among the folders that are not archived, case-insensitively. */
   abstract nameTaken(realmId: number, name: string): Promise<boolean>;
   abstract create(f: { realmId: number; name: string; description: string; renderedDescription: string; creatorId: number; now: Date }): Promise<number>;
+  /** The folder, locked for a change; null when the organization has none with this id. */
+  abstract getForUpdate(realmId: number, folderId: number): Promise<ChannelFolderRecord | null>;
+  /** Another active folder than `exceptId` has this name, case-insensitively. */
+  abstract nameTakenByOther(realmId: number, name: string, exceptId: number): Promise<boolean>;
+  abstract update(folderId: number, changes: { name?: string; description?: string; renderedDescription?: string; isArchived?: boolean }): Promise<void>;
+  /** Whether a channel that is not archived is in the folder. */
+  abstract inUse(folderId: number): Promise<boolean>;
+  /** Every folder id of the organization, archived ones included, locked for reordering. */
+  abstract idsForUpdate(realmId: number): Promise<number[]>;
+  /** Each folder's new position (one statement). */
+  abstract setOrder(realmId: number, positions: ReadonlyMap<number, number>): Promise<void>;
 }
 
 export abstract class ChannelQueries {

@@ -8,6 +8,7 @@ import {
   CHANNEL_GROUP_SETTINGS,
   channelAlreadyExists,
   channelEmailLocalPart,
+  channelFolderPositions,
   channelUpdateNotices,
   type ChannelGroupSettingName,
   hasContentAccess,
@@ -37,6 +38,8 @@ import { Clock } from '../../shared/application/clock.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
+import { toEveryone } from '../../shared/application/client-event.js';
+import { presentFolder } from './channel.views.js';
 import {
   type ActorFacts,
   canSetDeleteMessagePolicy,
@@ -311,12 +314,12 @@ export class ChannelsService {
     });
   }
 
-  /** POST /channel_folders/create (administrators). */
+  /** POST /channel_folders/create (administrators): everyone gets `channel_folder` `add`. */
   async createFolder(actor: Actor, rawName: string, description: string): Promise<number> {
     const name = parseChannelFolderName(rawName);
     return this.uow.run(async (tx) => {
       if (await tx.channelFolders.nameTaken(actor.realmId, name)) throw badRequest('Channel folder name already in use');
-      return tx.channelFolders.create({
+      const id = await tx.channelFolders.create({
         realmId: actor.realmId,
         name,
         description,
@@ -324,6 +327,51 @@ export class ChannelsService {
         creatorId: actor.userId,
         now: this.clock.now(),
       });
+      const folder = (await tx.channelFolders.getForUpdate(actor.realmId, id))!;
+      tx.afterCommit(toEveryone(actor.realmId, [{ type: 'channel_folder', op: 'add', channel_folder: presentFolder(folder) }]));
+      return id;
+    });
+  }
+
+  /**
+   * PATCH /channel_folders/{id} (administrators; Zulip's update_channel_folder): name, then
+   * description, then archiving, each change its own `channel_folder` `update` event.
+   */
+  async updateFolder(actor: Actor, folderId: number, req: { name?: string; description?: string; isArchived?: boolean }): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const folder = await tx.channelFolders.getForUpdate(realmId, folderId);
+      if (folder === null) throw badRequest('Invalid channel folder ID');
+      const events: { type: string; op: string; channel_folder_id: number; data: Record<string, unknown> }[] = [];
+      const changed = (data: Record<string, unknown>) => events.push({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data });
+      if (req.name !== undefined && req.name !== folder.name) {
+        const name = parseChannelFolderName(req.name);
+        if (await tx.channelFolders.nameTakenByOther(realmId, name, folder.id)) throw badRequest('Channel folder name already in use');
+        await tx.channelFolders.update(folder.id, { name });
+        changed({ name });
+      }
+      if (req.description !== undefined && req.description !== folder.description) {
+        const renderedDescription = paragraphHtml(req.description);
+        await tx.channelFolders.update(folder.id, { description: req.description, renderedDescription });
+        changed({ description: req.description, rendered_description: renderedDescription });
+      }
+      if (req.isArchived !== undefined && req.isArchived !== folder.isArchived) {
+        if (req.isArchived && (await tx.channelFolders.inUse(folder.id))) {
+          throw badRequest('You need to remove all the channels from this folder to archive it.');
+        }
+        await tx.channelFolders.update(folder.id, { isArchived: req.isArchived });
+        changed({ is_archived: req.isArchived });
+      }
+      if (events.length > 0) tx.afterCommit(toEveryone(realmId, events));
+    });
+  }
+
+  /** PATCH /channel_folders (administrators; Zulip's try_reorder_realm_channel_folders). */
+  async reorderFolders(actor: Actor, order: number[]): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const positions = channelFolderPositions(order, await tx.channelFolders.idsForUpdate(actor.realmId));
+      await tx.channelFolders.setOrder(actor.realmId, positions);
+      tx.afterCommit(toEveryone(actor.realmId, [{ type: 'channel_folder', op: 'reorder', order }]));
     });
   }
 }

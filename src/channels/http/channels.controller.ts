@@ -17,6 +17,8 @@ import {
   DefaultStreamDto,
   EmailAddressDto,
   FoldersDto,
+  ReorderFoldersDto,
+  UpdateFolderDto,
   MutedTopicDto,
   settingValuesOf,
   StreamIdDto,
@@ -263,5 +265,19 @@ export class ChannelsController {
   @Require('admin')
   async createFolder(@CurrentActor() actor: Actor, @ZulipParams() p: CreateFolderDto) {
     return { channel_folder_id: await this.channels.createFolder(actor, p.name, p.description) };
+  }
+
+  @Patch('channel_folders')
+  @Require('admin')
+  async reorderFolders(@CurrentActor() actor: Actor, @ZulipParams() p: ReorderFoldersDto) {
+    await this.channels.reorderFolders(actor, p.order);
+    return {};
+  }
+
+  @Patch('channel_folders/:channel_folder_id')
+  @Require('admin')
+  async updateFolder(@CurrentActor() actor: Actor, @Param('channel_folder_id', PathIntPipe) folderId: number, @ZulipParams() p: UpdateFolderDto) {
+    await this.channels.updateFolder(actor, folderId, { name: p.name, description: p.description, isArchived: p.is_archived });
+    return {};
   }
 }

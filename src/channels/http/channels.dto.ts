@@ -175,6 +175,16 @@ export class CreateFolderDto {
   @PlainParam(str()) @MaxChars(1024) description: string;
 }
 
+export class UpdateFolderDto {
+  @PlainParam(str(), { optional: true }) @MaxChars(60) name?: string;
+  @PlainParam(str(), { optional: true }) @MaxChars(1024) description?: string;
+  @JsonParam(bool(), { optional: true }) is_archived?: boolean;
+}
+
+export class ReorderFoldersDto {
+  @JsonParam(list(int())) order: number[];
+}
+
 export class FoldersDto {
   @JsonParam(bool(), { default: false }) include_archived: boolean;
 }

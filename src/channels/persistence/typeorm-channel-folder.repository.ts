@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ChannelFolderRepository } from '../application/channel.ports.js';
+import { type ChannelFolderRecord, ChannelFolderRepository } from '../application/channel.ports.js';
 
 export class TypeOrmChannelFolderRepository extends ChannelFolderRepository {
   constructor(private readonly em: EntityManager) {
@@ -34,5 +34,58 @@ export class TypeOrmChannelFolderRepository extends ChannelFolderRepository {
     );
     await this.em.query(`UPDATE channel_folders SET "order" = id WHERE id = $1`, [row.id]);
     return row.id;
+  }
+
+  async getForUpdate(realmId: number, folderId: number): Promise<ChannelFolderRecord | null> {
+    // Ids beyond PostgreSQL's integer range name no folder.
+    if (!Number.isSafeInteger(folderId) || folderId < 1 || folderId > 2_147_483_647) return null;
+    const [r] = await this.em.query(`SELECT * FROM channel_folders WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, folderId]);
+    if (!r) return null;
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      renderedDescription: r.rendered_description,
+      order: r.order,
+      dateCreated: r.date_created,
+      creatorId: r.creator_id,
+      isArchived: r.is_archived,
+    };
+  }
+
+  async nameTakenByOther(realmId: number, name: string, exceptId: number): Promise<boolean> {
+    const rows = await this.em.query(
+      `SELECT 1 FROM channel_folders WHERE realm_id = $1 AND lower(name) = lower($2) AND NOT is_archived AND id <> $3`,
+      [realmId, name, exceptId],
+    );
+    return rows.length > 0;
+  }
+
+  async update(folderId: number, c: { name?: string; description?: string; renderedDescription?: string; isArchived?: boolean }): Promise<void> {
+    await this.em.query(
+      `UPDATE channel_folders SET name = coalesce($2, name), description = coalesce($3, description),
+         rendered_description = coalesce($4, rendered_description), is_archived = coalesce($5, is_archived)
+       WHERE id = $1`,
+      [folderId, c.name ?? null, c.description ?? null, c.renderedDescription ?? null, c.isArchived ?? null],
+    );
+  }
+
+  async inUse(folderId: number): Promise<boolean> {
+    const rows = await this.em.query(`SELECT 1 FROM channels WHERE folder_id = $1 AND NOT is_archived LIMIT 1`, [folderId]);
+    return rows.length > 0;
+  }
+
+  async idsForUpdate(realmId: number): Promise<number[]> {
+    const rows = await this.em.query(`SELECT id FROM channel_folders WHERE realm_id = $1 ORDER BY id FOR UPDATE`, [realmId]);
+    return rows.map((r: { id: number }) => r.id);
+  }
+
+  async setOrder(realmId: number, positions: ReadonlyMap<number, number>): Promise<void> {
+    await this.em.query(
+      `UPDATE channel_folders f SET "order" = o.position
+       FROM unnest($2::int[], $3::int[]) AS o(id, position)
+       WHERE f.realm_id = $1 AND f.id = o.id`,
+      [realmId, [...positions.keys()], [...positions.values()]],
+    );
   }
 }

@@ -2,7 +2,7 @@ import { hasMetadataAccess, type Viewer } from '@app/domain/channels';
 import { displayTopic, type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
 import { type Actor, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { ChannelQueries, type ChannelRecord, presentChannel, presentSubscription } from '../../channels/index.js';
+import { ChannelQueries, type ChannelRecord, presentChannel, presentFolder, presentSubscription } from '../../channels/index.js';
 import {
   DraftsService,
   presentDraft,
@@ -74,6 +74,8 @@ export class RegisterSections {
     if (want('saved_snippets')) state.saved_snippets = (await this.snippets.listSavedSnippets(actor)).map(presentSavedSnippet);
     if (want('scheduled_messages')) state.scheduled_messages = (await this.scheduled.listScheduledMessages(actor)).map(presentScheduledMessage);
     if (want('default_streams')) state.realm_default_streams = isGuest(actor.role) ? [] : await this.channels.defaultChannelIds(actor.realmId);
+    // Zulip's get_channel_folders_in_realm(realm, include_archived=True), in their order.
+    if (want('channel_folders')) state.channel_folders = (await this.channels.folders(actor.realmId)).map(presentFolder);
   }
 
   private async channelSections(actor: Actor, want: (s: string) => boolean, includeSubscribers: boolean, state: Record<string, unknown>): Promise<void> {

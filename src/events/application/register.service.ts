@@ -70,6 +70,7 @@ export const FETCHABLE = [
   'custom_profile_fields',
   'alert_words',
   'muted_users',
+  'channel_folders',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */

@@ -50,3 +50,14 @@ export function parseChannelFolderName(raw: string): string {
   }
   return name;
 }
+
+/**
+ * Zulip's try_reorder_realm_channel_folders: each folder's position is its (last) index in
+ * `order`; every folder of the organization must be in it, and other ids are ignored.
+ */
+export function channelFolderPositions(order: readonly number[], folderIds: readonly number[]): Map<number, number> {
+  const index = new Map<number, number>();
+  order.forEach((id, i) => index.set(id, i));
+  if (folderIds.some((id) => !index.has(id))) throw badRequest('Invalid order mapping.');
+  return new Map(folderIds.map((id) => [id, index.get(id)!]));
+}
