@@ -13,3 +13,4 @@ export * from './application/user-settings.views.js';
 export * from './application/custom-profile-fields.ports.js';
 export * from './application/custom-profile-fields.views.js';
 export * from './application/alert-words.service.js';
+export { BotsService, presentBot } from './application/bots.service.js';

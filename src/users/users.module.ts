@@ -1,3 +1,5 @@
+import { BotsService } from './application/bots.service.js';
+import { BotsController } from './http/bots.controller.js';
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
@@ -48,6 +50,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     SettingsController,
     CustomProfileFieldsController,
     UsersController,
+    BotsController,
     UserGroupsController,
     FetchApiKeyController,
     ConfirmEmailController,
@@ -70,6 +73,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     CustomProfileFieldsService,
     AlertWordsService,
     BotStorageService,
+    BotsService,
     { provide: AlertWordQueries, useClass: TypeOrmAlertWordQueries },
     { provide: BotStorageQueries, useClass: TypeOrmBotStorageQueries },
     { provide: UserQueries, useClass: TypeOrmUserQueries },
@@ -86,6 +90,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UserSettingsQueries,
     CustomProfileFieldQueries,
     AlertWordsService,
+    BotsService,
   ],
 })
 export class UsersModule {}

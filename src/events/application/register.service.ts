@@ -33,6 +33,8 @@ import {
   presentUserGroup,
   presentUserSettings,
   presentUserStatusMap,
+  BotsService,
+  presentBot,
   UserQueries,
   UserSettingsQueries,
   UserStatusService,
@@ -43,6 +45,7 @@ import { realmSection } from './realm-section.js';
 export const FETCHABLE = [
   'realm',
   'realm_user',
+  'realm_bot',
   'realm_user_groups',
   'realm_domains',
   'realm_linkifiers',
@@ -96,6 +99,7 @@ export class RegisterService {
     private readonly userSettings: UserSettingsQueries,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly alertWords: AlertWordsService,
+    private readonly bots: BotsService,
   ) {}
 
   async initialState(
@@ -109,6 +113,7 @@ export class RegisterService {
     const settings = await this.realms.groupSettings(actor.realmId);
     if (want('realm')) Object.assign(state, realmSection(realm, settings, this.config));
     if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, realm, settings, clientGravatar));
+    if (want('realm_bot')) state.realm_bots = (await this.bots.realmBots(actor)).map(presentBot);
     if (want('realm_user_groups')) {
       const groups = await this.users.listGroups(actor.realmId, capabilities.includeDeactivatedGroups === true);
       state.realm_user_groups = groups.map(presentUserGroup);

@@ -31,6 +31,7 @@ import { NewAccounts } from './new-accounts.js';
 import { NewUserAnnouncements, NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
 import { CustomProfileFieldQueries } from './custom-profile-fields.ports.js';
 import { presentProfileData } from './custom-profile-fields.views.js';
+import { BotsService } from './bots.service.js';
 import { ProfileData, type ProfileDataItem } from './profile-data.js';
 
 export interface CreateBotInput {
@@ -75,6 +76,7 @@ export class UsersService {
     private readonly accounts: NewAccounts,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly profileData: ProfileData,
+    private readonly bots: BotsService,
   ) {}
 
   /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
@@ -159,6 +161,9 @@ export class UsersService {
         apiKey,
         defaultLanguage: realm.defaultLanguage,
       });
+      // Zulip's do_create_user: everyone learns of the bot (realm_user add), its owners get realm_bot add.
+      const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
+      tx.afterCommit([...toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]), ...(await this.bots.botAdded(tx, actor.realmId, userId))]);
       return { userId, apiKey, email, defaultAllPublicStreams };
     });
   }

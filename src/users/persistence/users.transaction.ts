@@ -2,6 +2,7 @@ import { DomainError } from '@app/domain/shared';
 import { fieldLabelTaken, userGroupAlreadyExists } from '@app/domain/users';
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
 import { TypeOrmAlertWordRepository } from './typeorm-alert-word.repository.js';
+import { TypeOrmBotRepository } from './typeorm-bot.repository.js';
 import { TypeOrmBotStorageRepository } from './typeorm-bot-storage.repository.js';
 import { TypeOrmCustomProfileFieldRepository } from './typeorm-custom-profile-field.repository.js';
 import { TypeOrmUserGroupRepository } from './typeorm-user-group.repository.js';
@@ -16,7 +17,7 @@ import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields' | 'alertWords' | 'botStorage'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields' | 'alertWords' | 'botStorage' | 'bots'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -28,6 +29,7 @@ export const usersTransaction: TransactionContribution<
     profileFields: new TypeOrmCustomProfileFieldRepository(em),
     alertWords: new TypeOrmAlertWordRepository(em),
     botStorage: new TypeOrmBotStorageRepository(em),
+    bots: new TypeOrmBotRepository(em),
   }),
   uniqueViolations: {
     users_realm_delivery_email_key: emailInUse,

@@ -19,3 +19,4 @@ export * from './profile-field-value.js';
 export * from './url.js';
 export * from './alert-words.js';
 export * from './bot-storage.js';
+export * from './bots.js';
