@@ -182,7 +182,8 @@ describe('PATCH /bots/{bot_id}', () => {
       [{ full_name: 'Member Two' }, 'Name is already in use.'],
       [{ full_name: 'x'.repeat(101) }, 'Name too long!'],
       [{ full_name: 'Fine', bot_owner_id: deactivatedHuman.id }, 'Failed to change owner, user is deactivated'],
-      [{ default_all_public_streams: 'maybe' }, 'default_all_public_streams is not a boolean'],
+      [{ default_all_public_streams: 'maybe' }, 'default_all_public_streams is not valid JSON'],
+      [{ default_all_public_streams: '"yes"' }, 'default_all_public_streams is not a boolean'],
       [{ role: 500 }, 'Invalid role'],
       [{ role: '"x"' }, 'role is not an integer'],
     ];
