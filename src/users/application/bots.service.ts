@@ -218,6 +218,22 @@ export class BotsService {
     });
   }
 
+  /** Bots deactivated with their owner (Zulip's cascade): realm_user and realm_bot updates per bot. */
+  async botsDeactivated(tx: Tx, realmId: number, botIds: readonly number[]): Promise<ClientEvent[]> {
+    if (botIds.length === 0) return [];
+    const wanted = new Set(botIds);
+    const bots = (await tx.bots.list(realmId, {})).filter((b) => wanted.has(b.id));
+    const admins = await tx.bots.humanAdminIds(realmId);
+    const events: ClientEvent[] = [];
+    for (const b of bots) {
+      events.push(...toEveryone(realmId, [{ type: 'realm_user', op: 'update', person: { user_id: b.id, is_active: false } }]));
+      const owners = new Set<number>(b.hasPrivateDefaultChannel ? [] : admins);
+      if (b.ownerId !== null) owners.add(b.ownerId);
+      events.push({ realmId, event: { type: 'realm_bot', op: 'update', bot: { user_id: b.id, is_active: false } }, userIds: [...owners] });
+    }
+    return events;
+  }
+
   /** The realm_bot `add` event of a bot just created or reactivated, for its owners. */
   async botAdded(tx: Tx, realmId: number, botId: number): Promise<ClientEvent[]> {
     const bot = await tx.bots.find(realmId, botId);

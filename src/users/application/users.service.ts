@@ -10,6 +10,7 @@ import {
   checkShortName,
   directSystemGroupsFor,
   isFullMember,
+  isGuest,
   isValidEmail,
   noSuchUser,
   type ProfileValue,
@@ -59,6 +60,8 @@ export interface CreatedBot {
   apiKey: string;
   email: string;
   defaultAllPublicStreams: boolean;
+  defaultSendingStream: string | null;
+  defaultEventsRegisterStream: string | null;
 }
 
 @Injectable()
@@ -145,10 +148,18 @@ export class UsersService {
         await holder.holdsRealmSetting('can_create_write_only_bots_group'),
         false,
       );
-      // Channels arrive with their own module; until one exists no name can resolve.
+      // Zulip's access_stream_by_name for each default channel (a public one, or one the creator is subscribed to).
+      const defaults: ({ id: number; name: string } | null)[] = [];
       for (const name of [input.defaultSendingStream, input.defaultEventsRegisterStream]) {
-        if (name !== undefined) throw badRequest(`Invalid channel name '${name}'`);
+        if (name === undefined) {
+          defaults.push(null);
+          continue;
+        }
+        const channel = await tx.bots.accessibleChannelByName(actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
+        if (channel === null) throw badRequest(`Invalid channel name '${name}'`);
+        defaults.push(channel);
       }
+      const [sending, register] = defaults;
       const defaultAllPublicStreams = input.defaultAllPublicStreams ?? false;
       const userId = await this.accounts.insert(tx, {
         realmId: actor.realmId,
@@ -161,10 +172,13 @@ export class UsersService {
         apiKey,
         defaultLanguage: realm.defaultLanguage,
       });
+      if (sending !== null || register !== null) {
+        await tx.bots.update(actor.realmId, userId, { defaultSendingStreamId: sending?.id ?? null, defaultEventsRegisterStreamId: register?.id ?? null });
+      }
       // Zulip's do_create_user: everyone learns of the bot (realm_user add), its owners get realm_bot add.
       const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
       tx.afterCommit([...toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]), ...(await this.bots.botAdded(tx, actor.realmId, userId))]);
-      return { userId, apiKey, email, defaultAllPublicStreams };
+      return { userId, apiKey, email, defaultAllPublicStreams, defaultSendingStream: sending?.name ?? null, defaultEventsRegisterStream: register?.name ?? null };
     });
   }
 
@@ -224,8 +238,9 @@ export class UsersService {
       const user = await this.loadForAdmin(tx, actor, userId, { allowBots: false, allowDeactivated: false });
       user.deactivateByAdmin(actor, await tx.users.lockActiveHumanOwners(actor.realmId));
       await tx.users.save(user);
-      await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
+      const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: false }]);
+      tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
   }
 
@@ -237,8 +252,9 @@ export class UsersService {
       assertCanDeactivateSelf(user.role, await tx.users.countActiveHumans(actor.realmId), owners);
       user.deactivate();
       await tx.users.save(user);
-      await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
+      const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: actor.userId, is_active: false }]);
+      tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
   }
 
@@ -262,6 +278,7 @@ export class UsersService {
       user.reactivate();
       await tx.users.save(user);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: true }]);
+      if (s.isBot && !s.isActive) tx.afterCommit(await this.bots.botAdded(tx, actor.realmId, userId));
     });
   }
 

@@ -320,3 +320,47 @@ describe('POST /bots events and the realm_bots register section', () => {
     expect(guestState.realm_bots).toEqual([]);
   });
 });
+
+describe('default channels at creation, cascades and reactivation', () => {
+  it('POST /bots resolves default channel names (a private one needs a subscription)', async () => {
+    const res = await t.post('bots', {
+      as: member,
+      form: { full_name: 'Channel bot', short_name: 'chanbot', default_sending_stream: 'Public one', default_events_register_stream: 'public ONE' },
+    });
+    expectSuccess(res, { default_sending_stream: 'Public one', default_events_register_stream: 'Public one' });
+    const row = await botRow(res.body.user_id);
+    expect(row.default_sending_stream_id).toBe(row.default_events_register_stream_id);
+    const count = async () => (await db().query(`SELECT count(*)::int AS n FROM users WHERE is_bot`))[0].n as number;
+    const before = await count();
+    expectError(
+      await t.post('bots', { as: member, form: { full_name: 'Secret bot', short_name: 'secretbot', default_sending_stream: 'Secret one' } }),
+      400,
+      "Invalid channel name 'Secret one'",
+    );
+    expect(await count()).toBe(before);
+  });
+
+  it('deactivating a human deactivates their bots with realm_user and realm_bot updates', async () => {
+    const human = await t.createUser({ fullName: 'Leaving' });
+    const a = await newBot(human);
+    const b = await newBot(human);
+    const adminQ = await EventClient.register(t, admin, { event_types: ['realm_bot', 'realm_user'] });
+    expectSuccess(await t.delete(`users/${human.id}`));
+    const events = await adminQ.ofType('realm_bot', 2);
+    expect(events).toEqual([
+      expect.objectContaining({ op: 'update', bot: { user_id: a.id, is_active: false } }),
+      expect.objectContaining({ op: 'update', bot: { user_id: b.id, is_active: false } }),
+    ]);
+    expect((await botRow(a.id)).is_active).toBe(false);
+  });
+
+  it('reactivating a bot sends realm_bot add to its owners', async () => {
+    const bot = await newBot(member);
+    expectSuccess(await t.delete(`bots/${bot.id}`, { as: member }));
+    const q = await EventClient.register(t, member, { event_types: ['realm_bot'] });
+    expectSuccess(await t.post(`users/${bot.id}/reactivate`, { as: admin }));
+    expect(await q.ofType('realm_bot')).toEqual([
+      expect.objectContaining({ op: 'add', bot: expect.objectContaining({ user_id: bot.id, is_active: true, owner_id: member.id }) }),
+    ]);
+  });
+});
