@@ -200,6 +200,15 @@ export class BotsService {
     });
   }
 
+  /** GET /bots/{id}/api_key (feature level 463). */
+  async getBotApiKey(actor: Actor, botId: number): Promise<string> {
+    return this.uow.run(async (tx) => {
+      const target = await tx.users.findById(actor.realmId, botId);
+      assertCanManageBot(actor, target);
+      return (await tx.bots.find(actor.realmId, botId))!.apiKey;
+    });
+  }
+
   /** POST /bots/{id}/api_key/regenerate. */
   async regenerateBotApiKey(actor: Actor, botId: number): Promise<string> {
     const apiKey = this.secrets.apiKey();

@@ -8,7 +8,7 @@ import { BotsService } from '../application/bots.service.js';
 import { gravatarUrl } from '../application/user.views.js';
 import { UpdateBotDto } from './bots.dto.js';
 
-/** Zulip's bot management (get_bots_backend, patch_bot_backend, deactivate_bot_backend, regenerate_bot_api_key). */
+/** Zulip's bot management (get_bots_backend, patch_bot_backend, deactivate_bot_backend, the bot API key routes). */
 @Controller('api/v1')
 export class BotsController {
   constructor(private readonly bots: BotsService) {}
@@ -59,6 +59,12 @@ export class BotsController {
   async deactivate(@CurrentActor() actor: Actor, @Param('bot_id', PathIntPipe) botId: number) {
     await this.bots.deactivateBot(actor, botId);
     return {};
+  }
+
+  @Get('bots/:bot_id/api_key')
+  @Require('member')
+  async apiKey(@CurrentActor() actor: Actor, @Param('bot_id', PathIntPipe) botId: number) {
+    return { api_key: await this.bots.getBotApiKey(actor, botId) };
   }
 
   @ApiPost('bots/:bot_id/api_key/regenerate')

@@ -216,6 +216,7 @@ describe('access: unknown ids, other organizations, humans, other owners', () =>
     expectError(await t.patch(`bots/${id()}`, { as: admin, form: { full_name: 'Hijack' } }), 400, 'No such bot');
     expectError(await t.delete(`bots/${id()}`, { as: admin }), 400, 'No such bot');
     expectError(await t.post(`bots/${id()}/api_key/regenerate`, { as: admin }), 400, 'No such bot');
+    expectError(await t.get(`bots/${id()}/api_key`, { as: admin }), 400, 'No such bot');
     expect(await db().query(`SELECT id, full_name, api_key, is_active, bot_owner_id FROM users ORDER BY id`)).toEqual(before);
   });
 
@@ -225,6 +226,8 @@ describe('access: unknown ids, other organizations, humans, other owners', () =>
     expectError(await t.patch(`bots/${bot.id}`, { as: member2, form: { full_name: 'Mine' } }), 400, 'Insufficient permission');
     expectError(await t.delete(`bots/${bot.id}`, { as: member2 }), 400, 'Insufficient permission');
     expectError(await t.post(`bots/${bot.id}/api_key/regenerate`, { as: member2 }), 400, 'Insufficient permission');
+    expectError(await t.get(`bots/${bot.id}/api_key`, { as: member2 }), 400, 'Insufficient permission');
+    expectError(await t.get(`bots/${bot.id}/api_key`, { as: guest }), 400, 'Not allowed for guest users');
     expectError(await t.patch(`bots/${bot.id}`, { as: guest, form: { full_name: 'Mine' } }), 400, 'Not allowed for guest users');
     expectError(await t.delete(`bots/${bot.id}`, { as: guest }), 400, 'Insufficient permission');
     expect(await botRow(bot.id)).toEqual(before);
@@ -264,6 +267,8 @@ describe('POST /bots/{bot_id}/api_key/regenerate', () => {
     expect((await t.get('users/me', { as: bot })).status).toBe(401);
     expectSuccess(await t.get('users/me', { as: { ...bot, apiKey } }));
     expect(await q.ofType('realm_bot')).toEqual([expect.objectContaining({ op: 'update', bot: { user_id: bot.id, api_key: apiKey } })]);
+    expectSuccess(await t.get(`bots/${bot.id}/api_key`, { as: member }), { api_key: apiKey });
+    expectSuccess(await t.get(`bots/${bot.id}/api_key`, { as: admin }), { api_key: apiKey });
   });
 });
 
