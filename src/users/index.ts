@@ -15,3 +15,4 @@ export * from './application/custom-profile-fields.views.js';
 export * from './application/alert-words.service.js';
 export * from './application/muted-users.ports.js';
 export * from './application/muted-users.service.js';
+export { BotsService, presentBot } from './application/bots.service.js';

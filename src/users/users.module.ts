@@ -1,3 +1,5 @@
+import { BotsService } from './application/bots.service.js';
+import { BotsController } from './http/bots.controller.js';
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
@@ -53,6 +55,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     SettingsController,
     CustomProfileFieldsController,
     UsersController,
+    BotsController,
     UserGroupsController,
     FetchApiKeyController,
     ConfirmEmailController,
@@ -75,6 +78,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     CustomProfileFieldsService,
     AlertWordsService,
     BotStorageService,
+    BotsService,
     { provide: AlertWordQueries, useClass: TypeOrmAlertWordQueries },
     MutedUsersService,
     { provide: MutedUserQueries, useClass: TypeOrmMutedUserQueries },
@@ -94,6 +98,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     CustomProfileFieldQueries,
     AlertWordsService,
     MutedUsersService,
+    BotsService,
   ],
 })
 export class UsersModule {}

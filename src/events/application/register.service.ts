@@ -34,6 +34,8 @@ import {
   presentUserGroup,
   presentUserSettings,
   presentUserStatusMap,
+  BotsService,
+  presentBot,
   UserQueries,
   UserSettingsQueries,
   UserStatusService,
@@ -44,6 +46,7 @@ import { realmSection } from './realm-section.js';
 export const FETCHABLE = [
   'realm',
   'realm_user',
+  'realm_bot',
   'realm_user_groups',
   'realm_domains',
   'realm_linkifiers',
@@ -100,6 +103,7 @@ export class RegisterService {
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly alertWords: AlertWordsService,
     private readonly mutedUsers: MutedUsersService,
+    private readonly bots: BotsService,
   ) {}
 
   async initialState(
@@ -113,6 +117,7 @@ export class RegisterService {
     const settings = await this.realms.groupSettings(actor.realmId);
     if (want('realm')) Object.assign(state, realmSection(realm, settings, this.config));
     if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, realm, settings, clientGravatar));
+    if (want('realm_bot')) state.realm_bots = (await this.bots.realmBots(actor)).map(presentBot);
     if (want('realm_user_groups')) {
       const groups = await this.users.listGroups(actor.realmId, capabilities.includeDeactivatedGroups === true);
       state.realm_user_groups = groups.map(presentUserGroup);

@@ -63,7 +63,8 @@ export abstract class UserRepository {
   /** Counts active human owners, locking their rows so concurrent demotions serialise. */
   abstract lockActiveHumanOwners(realmId: number): Promise<number>;
   abstract countActiveHumans(realmId: number): Promise<number>;
-  abstract deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<void>;
+  /** Deactivates the owner's active bots; returns their ids. */
+  abstract deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<number[]>;
 }
 
 export interface UserGroupRecord {

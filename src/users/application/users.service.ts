@@ -10,6 +10,7 @@ import {
   checkShortName,
   directSystemGroupsFor,
   isFullMember,
+  isGuest,
   isValidEmail,
   noSuchUser,
   userIdOfDummyEmail,
@@ -33,6 +34,7 @@ import { NewAccounts } from './new-accounts.js';
 import { NewUserAnnouncements, NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
 import { CustomProfileFieldQueries } from './custom-profile-fields.ports.js';
 import { presentProfileData } from './custom-profile-fields.views.js';
+import { BotsService } from './bots.service.js';
 import { ProfileData, type ProfileDataItem } from './profile-data.js';
 
 export interface CreateBotInput {
@@ -60,6 +62,8 @@ export interface CreatedBot {
   apiKey: string;
   email: string;
   defaultAllPublicStreams: boolean;
+  defaultSendingStream: string | null;
+  defaultEventsRegisterStream: string | null;
 }
 
 @Injectable()
@@ -77,6 +81,7 @@ export class UsersService {
     private readonly accounts: NewAccounts,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly profileData: ProfileData,
+    private readonly bots: BotsService,
   ) {}
 
   /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
@@ -160,10 +165,18 @@ export class UsersService {
         await holder.holdsRealmSetting('can_create_write_only_bots_group'),
         false,
       );
-      // Channels arrive with their own module; until one exists no name can resolve.
+      // Zulip's access_stream_by_name for each default channel (a public one, or one the creator is subscribed to).
+      const defaults: ({ id: number; name: string } | null)[] = [];
       for (const name of [input.defaultSendingStream, input.defaultEventsRegisterStream]) {
-        if (name !== undefined) throw badRequest(`Invalid channel name '${name}'`);
+        if (name === undefined) {
+          defaults.push(null);
+          continue;
+        }
+        const channel = await tx.bots.accessibleChannelByName(actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
+        if (channel === null) throw badRequest(`Invalid channel name '${name}'`);
+        defaults.push(channel);
       }
+      const [sending, register] = defaults;
       const defaultAllPublicStreams = input.defaultAllPublicStreams ?? false;
       const userId = await this.accounts.insert(tx, {
         realmId: actor.realmId,
@@ -176,7 +189,13 @@ export class UsersService {
         apiKey,
         defaultLanguage: realm.defaultLanguage,
       });
-      return { userId, apiKey, email, defaultAllPublicStreams };
+      if (sending !== null || register !== null) {
+        await tx.bots.update(actor.realmId, userId, { defaultSendingStreamId: sending?.id ?? null, defaultEventsRegisterStreamId: register?.id ?? null });
+      }
+      // Zulip's do_create_user: everyone learns of the bot (realm_user add), its owners get realm_bot add.
+      const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
+      tx.afterCommit([...toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]), ...(await this.bots.botAdded(tx, actor.realmId, userId))]);
+      return { userId, apiKey, email, defaultAllPublicStreams, defaultSendingStream: sending?.name ?? null, defaultEventsRegisterStream: register?.name ?? null };
     });
   }
 
@@ -236,8 +255,9 @@ export class UsersService {
       const user = await this.loadForAdmin(tx, actor, userId, { allowBots: false, allowDeactivated: false });
       user.deactivateByAdmin(actor, await tx.users.lockActiveHumanOwners(actor.realmId));
       await tx.users.save(user);
-      await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
+      const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: false }]);
+      tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
   }
 
@@ -249,8 +269,9 @@ export class UsersService {
       assertCanDeactivateSelf(user.role, await tx.users.countActiveHumans(actor.realmId), owners);
       user.deactivate();
       await tx.users.save(user);
-      await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
+      const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: actor.userId, is_active: false }]);
+      tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
   }
 
@@ -274,6 +295,7 @@ export class UsersService {
       user.reactivate();
       await tx.users.save(user);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: true }]);
+      if (s.isBot && !s.isActive) tx.afterCommit(await this.bots.botAdded(tx, actor.realmId, userId));
     });
   }
 

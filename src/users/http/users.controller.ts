@@ -95,8 +95,8 @@ export class UsersController {
       user_id: bot.userId,
       api_key: bot.apiKey,
       avatar_url: gravatarUrl(bot.email, 1),
-      default_sending_stream: null,
-      default_events_register_stream: null,
+      default_sending_stream: bot.defaultSendingStream,
+      default_events_register_stream: bot.defaultEventsRegisterStream,
       default_all_public_streams: bot.defaultAllPublicStreams,
     };
   }

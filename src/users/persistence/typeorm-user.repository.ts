@@ -2,6 +2,7 @@ import { type BotType, type Role, User } from '@app/domain/users';
 import type { EntityManager } from 'typeorm';
 import type { NewUser, UserRecord } from '../application/user.ports.js';
 import { UserRepository } from '../application/user.ports.js';
+import { returnedRows } from '../../shared/persistence/rows.js';
 import { UserRow } from './user.row.js';
 
 export function toRecord(row: UserRow): UserRecord {
@@ -118,11 +119,12 @@ export class TypeOrmUserRepository extends UserRepository {
     return rows.length;
   }
 
-  async deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<void> {
-    await this.em.query(`UPDATE users SET is_active = false WHERE realm_id = $1 AND bot_owner_id = $2 AND is_active`, [
-      realmId,
-      ownerId,
-    ]);
+  async deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<number[]> {
+    const result: unknown = await this.em.query(
+      `UPDATE users SET is_active = false WHERE realm_id = $1 AND bot_owner_id = $2 AND is_active RETURNING id`,
+      [realmId, ownerId],
+    );
+    return returnedRows<{ id: number }>(result).map((r) => r.id).sort((a, b) => a - b);
   }
 
   async countActiveHumans(realmId: number): Promise<number> {

@@ -2,6 +2,7 @@ import { DomainError } from '@app/domain/shared';
 import { fieldLabelTaken, userGroupAlreadyExists } from '@app/domain/users';
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
 import { TypeOrmAlertWordRepository } from './typeorm-alert-word.repository.js';
+import { TypeOrmBotRepository } from './typeorm-bot.repository.js';
 import { TypeOrmBotStorageRepository } from './typeorm-bot-storage.repository.js';
 import { TypeOrmMutedUserRepository } from './typeorm-muted-user.repository.js';
 import { TypeOrmCustomProfileFieldRepository } from './typeorm-custom-profile-field.repository.js';
@@ -17,7 +18,7 @@ import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers' | 'bots'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -30,6 +31,7 @@ export const usersTransaction: TransactionContribution<
     alertWords: new TypeOrmAlertWordRepository(em),
     botStorage: new TypeOrmBotStorageRepository(em),
     mutedUsers: new TypeOrmMutedUserRepository(em),
+    bots: new TypeOrmBotRepository(em),
   }),
   uniqueViolations: {
     users_realm_delivery_email_key: emailInUse,

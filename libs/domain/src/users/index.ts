@@ -20,3 +20,4 @@ export * from './url.js';
 export * from './alert-words.js';
 export * from './bot-storage.js';
 export * from './muted-users.js';
+export * from './bots.js';

@@ -1,0 +1,252 @@
+import { badRequest } from '@app/domain/shared';
+import {
+  type Actor,
+  assertCanManageBot,
+  assertCanOwnBot,
+  checkFullName,
+  directSystemGroupsFor,
+  isAdmin,
+  isFullMember,
+  isGuest,
+  noSuchBot,
+  type Role,
+} from '@app/domain/users';
+import { Injectable } from '@nestjs/common';
+import type { ClientEvent } from '../../shared/application/client-event.js';
+import { toEveryone } from '../../shared/application/client-event.js';
+import { Clock } from '../../shared/application/clock.js';
+import { Secrets } from '../../shared/application/secrets.js';
+import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import type { BotChange, BotRecord } from './bot.ports.js';
+import { gravatarUrl } from './user.views.js';
+
+export interface BotUpdate {
+  fullName?: string;
+  role?: Role;
+  botOwnerId?: number;
+  defaultSendingStream?: string;
+  defaultEventsRegisterStream?: string;
+  defaultAllPublicStreams?: boolean;
+}
+
+type Payload = Record<string, unknown> & { type: string };
+
+/** A bot as realm_bots and realm_bot `add` show it (`owner_id` always present; the add event drops a null one). */
+export function presentBot(b: BotRecord): Record<string, unknown> {
+  return {
+    email: b.email,
+    user_id: b.id,
+    full_name: b.fullName,
+    bot_type: b.botType,
+    is_active: b.isActive,
+    api_key: b.apiKey,
+    default_sending_stream: b.defaultSendingStream,
+    default_events_register_stream: b.defaultEventsRegisterStream,
+    default_all_public_streams: b.defaultAllPublicStreams,
+    owner_id: b.ownerId,
+    avatar_url: gravatarUrl(b.email, b.avatarVersion),
+    // Outgoing-webhook and embedded services are not modelled by this server.
+    services: [],
+  };
+}
+
+/** Zulip's created_bot_event. */
+export function botAddedEvent(b: BotRecord): Payload {
+  const { owner_id, ...bot } = presentBot(b);
+  return { type: 'realm_bot', op: 'add', bot: owner_id === null ? bot : { ...bot, owner_id } };
+}
+
+/** Bot management: GET/PATCH/DELETE /bots/{id}, api_key regeneration, the realm_bots section. */
+@Injectable()
+export class BotsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly secrets: Secrets,
+  ) {}
+
+  /** GET /bots: the caller's active bots, oldest first (administrators too see only their own). */
+  listBots(actor: Actor): Promise<BotRecord[]> {
+    return this.uow.run((tx) => tx.bots.list(actor.realmId, { ownerId: actor.userId, activeOnly: true }));
+  }
+
+  /** register's realm_bots: every bot of the organization for administrators, else the caller's (deactivated included). */
+  realmBots(actor: Actor): Promise<BotRecord[]> {
+    return this.uow.run((tx) => tx.bots.list(actor.realmId, isAdmin(actor.role) ? {} : { ownerId: actor.userId }));
+  }
+
+  /** Zulip's bot_owner_user_ids: the owner, plus the human administrators unless a default channel is private. */
+  private async botOwnerUserIds(tx: Tx, realmId: number, b: BotRecord): Promise<number[]> {
+    const ids = new Set<number>(b.hasPrivateDefaultChannel ? [] : await tx.bots.humanAdminIds(realmId));
+    if (b.ownerId !== null) ids.add(b.ownerId);
+    return [...ids];
+  }
+
+  private async load(tx: Tx, actor: Actor, botId: number) {
+    const user = await tx.users.getForUpdate(actor.realmId, botId);
+    assertCanManageBot(actor, user?.snapshot() ?? null);
+    return user!;
+  }
+
+  private async channelId(tx: Tx, actor: Actor, name: string | undefined): Promise<number | null | undefined> {
+    if (name === undefined) return undefined;
+    if (name === '') return null;
+    const channel = await tx.bots.accessibleChannelByName(actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
+    if (channel === null) throw badRequest(`Invalid channel name '${name}'`);
+    return channel.id;
+  }
+
+  /** PATCH /bots/{id}, in Zulip's order: name, role, owner, default channels. */
+  async updateBot(actor: Actor, botId: number, u: BotUpdate): Promise<BotRecord> {
+    return this.uow.run(async (tx) => {
+      const user = await this.load(tx, actor, botId);
+      const before = (await tx.bots.find(actor.realmId, botId))!;
+      const everyone: Payload[] = [];
+      const toOwners: Record<string, unknown>[] = [];
+      if (u.fullName !== undefined) {
+        const fullName = checkFullName(u.fullName);
+        if (fullName !== before.fullName) {
+          if (await tx.users.activeUserNamed(actor.realmId, fullName)) throw badRequest('Name is already in use.');
+          user.rename(fullName);
+          everyone.push({ type: 'realm_user', op: 'update', person: { user_id: botId, full_name: fullName } });
+          toOwners.push({ full_name: fullName });
+        }
+      }
+      if (u.role !== undefined && u.role !== user.role) {
+        user.changeRole(actor, u.role, await tx.users.lockActiveHumanOwners(actor.realmId));
+        const realm = await tx.realms.get(actor.realmId);
+        const s = user.snapshot();
+        const full = isFullMember(s.role, s.dateJoined, realm.waitingPeriodThreshold, this.clock.now());
+        await tx.groups.setSystemGroupMemberships(actor.realmId, botId, directSystemGroupsFor(s.role, full));
+        everyone.push({ type: 'realm_user', op: 'update', person: { user_id: botId, role: s.role } });
+      }
+      await tx.users.save(user);
+
+      const change: BotChange = {};
+      let newOwner: number | null = null;
+      if (u.botOwnerId !== undefined) {
+        const owner = await tx.users.findById(actor.realmId, u.botOwnerId);
+        assertCanOwnBot(owner);
+        if (owner!.id !== before.ownerId) {
+          change.botOwnerId = owner!.id;
+          newOwner = owner!.id;
+        }
+      }
+      change.defaultSendingStreamId = await this.channelId(tx, actor, u.defaultSendingStream);
+      change.defaultEventsRegisterStreamId = await this.channelId(tx, actor, u.defaultEventsRegisterStream);
+      change.defaultAllPublicStreams = u.defaultAllPublicStreams;
+      await tx.bots.update(actor.realmId, botId, change);
+      const after = (await tx.bots.find(actor.realmId, botId))!;
+
+      const events: ClientEvent[] = [...toEveryone(actor.realmId, everyone)];
+      const owners = await this.botOwnerUserIds(tx, actor.realmId, after);
+      const bot = (fields: Record<string, unknown>) => ({ type: 'realm_bot', op: 'update', bot: { user_id: botId, ...fields } });
+      const send = (event: Payload, userIds: readonly number[]) => {
+        if (userIds.length > 0) events.push({ realmId: actor.realmId, event, userIds });
+      };
+      for (const fields of toOwners) send(bot(fields), owners);
+      if (newOwner !== null) events.push(...(await this.ownerChangeEvents(tx, actor.realmId, before, after, owners)));
+      if (u.defaultSendingStream !== undefined) send(bot({ default_sending_stream: after.defaultSendingStream }), owners);
+      if (u.defaultEventsRegisterStream !== undefined) {
+        send(bot({ default_events_register_stream: after.defaultEventsRegisterStream }), owners);
+      }
+      if (u.defaultAllPublicStreams !== undefined) send(bot({ default_all_public_streams: after.defaultAllPublicStreams }), owners);
+      tx.afterCommit(events);
+      return after;
+    });
+  }
+
+  /** Zulip's do_change_bot_owner: delete for a non-admin previous owner, add for a non-admin new one, update for the rest. */
+  private async ownerChangeEvents(tx: Tx, realmId: number, before: BotRecord, after: BotRecord, owners: readonly number[]): Promise<ClientEvent[]> {
+    const admins = new Set(await tx.bots.humanAdminIds(realmId));
+    const events: ClientEvent[] = [];
+    let updateUsers = new Set(owners);
+    const previous = before.ownerId;
+    if (previous !== null && !admins.has(previous)) {
+      events.push({ realmId, event: { type: 'realm_bot', op: 'delete', bot: { user_id: after.id } }, userIds: [previous] });
+      updateUsers.delete(previous);
+    }
+    if (!admins.has(after.ownerId!)) {
+      events.push({ realmId, event: botAddedEvent(after), userIds: [after.ownerId!] });
+      updateUsers = new Set([...updateUsers].filter((id) => id !== after.ownerId));
+    }
+    if (updateUsers.size > 0) {
+      events.push({
+        realmId,
+        event: { type: 'realm_bot', op: 'update', bot: { user_id: after.id, owner_id: after.ownerId } },
+        userIds: [...updateUsers],
+      });
+    }
+    events.push(...toEveryone(realmId, [{ type: 'realm_user', op: 'update', person: { user_id: after.id, bot_owner_id: after.ownerId } }]));
+    return events;
+  }
+
+  /** DELETE /bots/{id}: deactivates the bot (a deactivated one stays deactivated, silently). */
+  async deactivateBot(actor: Actor, botId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const user = await this.load(tx, actor, botId);
+      if (!user.isActive) return;
+      user.deactivate();
+      await tx.users.save(user);
+      const bot = (await tx.bots.find(actor.realmId, botId))!;
+      tx.afterCommit([
+        ...toEveryone(actor.realmId, [{ type: 'realm_user', op: 'update', person: { user_id: botId, is_active: false } }]),
+        {
+          realmId: actor.realmId,
+          event: { type: 'realm_bot', op: 'update', bot: { user_id: botId, is_active: false } },
+          userIds: await this.botOwnerUserIds(tx, actor.realmId, bot),
+        },
+      ]);
+    });
+  }
+
+  /** GET /bots/{id}/api_key (feature level 463). */
+  async getBotApiKey(actor: Actor, botId: number): Promise<string> {
+    return this.uow.run(async (tx) => {
+      const target = await tx.users.findById(actor.realmId, botId);
+      assertCanManageBot(actor, target);
+      return (await tx.bots.find(actor.realmId, botId))!.apiKey;
+    });
+  }
+
+  /** POST /bots/{id}/api_key/regenerate. */
+  async regenerateBotApiKey(actor: Actor, botId: number): Promise<string> {
+    const apiKey = this.secrets.apiKey();
+    return this.uow.run(async (tx) => {
+      await this.load(tx, actor, botId);
+      await tx.bots.update(actor.realmId, botId, { apiKey });
+      const bot = (await tx.bots.find(actor.realmId, botId))!;
+      tx.afterCommit([
+        {
+          realmId: actor.realmId,
+          event: { type: 'realm_bot', op: 'update', bot: { user_id: botId, api_key: apiKey } },
+          userIds: await this.botOwnerUserIds(tx, actor.realmId, bot),
+        },
+      ]);
+      return apiKey;
+    });
+  }
+
+  /** Bots deactivated with their owner (Zulip's cascade): realm_user and realm_bot updates per bot. */
+  async botsDeactivated(tx: Tx, realmId: number, botIds: readonly number[]): Promise<ClientEvent[]> {
+    if (botIds.length === 0) return [];
+    const wanted = new Set(botIds);
+    const bots = (await tx.bots.list(realmId, {})).filter((b) => wanted.has(b.id));
+    const admins = await tx.bots.humanAdminIds(realmId);
+    const events: ClientEvent[] = [];
+    for (const b of bots) {
+      events.push(...toEveryone(realmId, [{ type: 'realm_user', op: 'update', person: { user_id: b.id, is_active: false } }]));
+      const owners = new Set<number>(b.hasPrivateDefaultChannel ? [] : admins);
+      if (b.ownerId !== null) owners.add(b.ownerId);
+      events.push({ realmId, event: { type: 'realm_bot', op: 'update', bot: { user_id: b.id, is_active: false } }, userIds: [...owners] });
+    }
+    return events;
+  }
+
+  /** The realm_bot `add` event of a bot just created or reactivated, for its owners. */
+  async botAdded(tx: Tx, realmId: number, botId: number): Promise<ClientEvent[]> {
+    const bot = await tx.bots.find(realmId, botId);
+    if (bot === null) throw noSuchBot();
+    return [{ realmId, event: botAddedEvent(bot), userIds: await this.botOwnerUserIds(tx, realmId, bot) }];
+  }
+}
