@@ -8,6 +8,8 @@ import { NotificationBotChannelNotifications } from '../messages/application/cha
 import { FullMembersRefresh } from '../users/application/full-members.js';
 import { ChannelGroupUsage, NewUserAnnouncements, NewUserChannels, OrganizationChannels, PresenceSettingEffects } from '../users/application/user.ports.js';
 import { SignupAnnouncements } from '../messages/application/signup-announcements.js';
+import { BotChannels } from '../users/application/bot.ports.js';
+import { ChannelsForBots } from '../channels/application/bot-channels.js';
 import { MutedSenderMessagesRead } from '../messages/application/muted-sender-messages.js';
 import { MutedSenderMessages } from '../users/application/muted-users.ports.js';
 
@@ -28,6 +30,8 @@ export const CrossContextPorts: Provider[] = [
   { provide: RealmChannelDirectory, useExisting: ChannelsForRealmSettings },
   // channels owns it, messages implements it: Notification Bot messages about channels and subscriptions.
   { provide: ChannelNotifications, useExisting: NotificationBotChannelNotifications },
+  // users owns it, channels implements it: the channels a bot's default-channel settings name.
+  { provide: BotChannels, useExisting: ChannelsForBots },
   // users owns it, messages implements it: the sign-up announcement.
   { provide: NewUserAnnouncements, useExisting: SignupAnnouncements },
   // users owns it, messages implements it: muting a user marks their messages to the muter read.

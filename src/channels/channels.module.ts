@@ -5,6 +5,7 @@ import { ChannelsService } from './application/channels.service.js';
 import { ChannelGroupUsageOfChannels, DefaultChannelSubscriptions, InitialChannels } from './application/default-channels.js';
 import { ChannelsForRealmSettings } from './application/realm-channel-directory.js';
 import { SubscriptionNotices } from './application/subscription-notices.js';
+import { ChannelsForBots } from './application/bot-channels.js';
 import { SubscriptionsService } from './application/subscriptions.service.js';
 import { ChannelsController } from './http/channels.controller.js';
 import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.js';
@@ -19,9 +20,10 @@ import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.
     ChannelGroupUsageOfChannels,
     ChannelsForRealmSettings,
     SubscriptionNotices,
+    ChannelsForBots,
     ChannelReadsService,
     { provide: ChannelQueries, useClass: TypeOrmChannelQueries },
   ],
-  exports: [ChannelQueries, DefaultChannelSubscriptions, InitialChannels, ChannelGroupUsageOfChannels, ChannelsForRealmSettings],
+  exports: [ChannelQueries, DefaultChannelSubscriptions, InitialChannels, ChannelGroupUsageOfChannels, ChannelsForRealmSettings, ChannelsForBots],
 })
 export class ChannelsModule {}

@@ -16,3 +16,4 @@ export * from './application/alert-words.service.js';
 export * from './application/muted-users.ports.js';
 export * from './application/muted-users.service.js';
 export { BotsService, presentBot } from './application/bots.service.js';
+export { BotChannels, type BotChannel } from './application/bot.ports.js';

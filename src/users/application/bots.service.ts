@@ -17,7 +17,7 @@ import { toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import type { BotChange, BotRecord } from './bot.ports.js';
+import { type BotChange, type BotChannel, BotChannels, type BotRecord, type StoredBot } from './bot.ports.js';
 import { gravatarUrl } from './user.views.js';
 
 export interface BotUpdate {
@@ -63,16 +63,42 @@ export class BotsService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly secrets: Secrets,
+    private readonly channels: BotChannels,
   ) {}
+
+  /** Stored bots as shown: their default channels' names, and whether one is private. */
+  private async shown(tx: Tx, realmId: number, stored: readonly StoredBot[]): Promise<BotRecord[]> {
+    const ids = [...new Set(stored.flatMap((b) => [b.defaultSendingStreamId, b.defaultEventsRegisterStreamId]).filter((id): id is number => id !== null))];
+    const channels = ids.length > 0 ? await this.channels.byIds(tx, realmId, ids) : new Map<number, BotChannel>();
+    return stored.map(({ defaultSendingStreamId: s, defaultEventsRegisterStreamId: r, ...b }) => {
+      const sending = s === null ? undefined : channels.get(s);
+      const register = r === null ? undefined : channels.get(r);
+      return {
+        ...b,
+        defaultSendingStream: sending?.name ?? null,
+        defaultEventsRegisterStream: register?.name ?? null,
+        hasPrivateDefaultChannel: (sending?.inviteOnly ?? false) || (register?.inviteOnly ?? false),
+      };
+    });
+  }
+
+  private async listShown(tx: Tx, realmId: number, o: { ownerId?: number; activeOnly?: boolean }): Promise<BotRecord[]> {
+    return this.shown(tx, realmId, await tx.bots.list(realmId, o));
+  }
+
+  private async findShown(tx: Tx, realmId: number, botId: number): Promise<BotRecord | null> {
+    const stored = await tx.bots.find(realmId, botId);
+    return stored === null ? null : (await this.shown(tx, realmId, [stored]))[0];
+  }
 
   /** GET /bots: the caller's active bots, oldest first (administrators too see only their own). */
   listBots(actor: Actor): Promise<BotRecord[]> {
-    return this.uow.run((tx) => tx.bots.list(actor.realmId, { ownerId: actor.userId, activeOnly: true }));
+    return this.uow.run((tx) => this.listShown(tx, actor.realmId, { ownerId: actor.userId, activeOnly: true }));
   }
 
   /** register's realm_bots: every bot of the organization for administrators, else the caller's (deactivated included). */
   realmBots(actor: Actor): Promise<BotRecord[]> {
-    return this.uow.run((tx) => tx.bots.list(actor.realmId, isAdmin(actor.role) ? {} : { ownerId: actor.userId }));
+    return this.uow.run((tx) => this.listShown(tx, actor.realmId, isAdmin(actor.role) ? {} : { ownerId: actor.userId }));
   }
 
   /** Zulip's bot_owner_user_ids: the owner, plus the human administrators unless a default channel is private. */
@@ -91,7 +117,7 @@ export class BotsService {
   private async channelId(tx: Tx, actor: Actor, name: string | undefined): Promise<number | null | undefined> {
     if (name === undefined) return undefined;
     if (name === '') return null;
-    const channel = await tx.bots.accessibleChannelByName(actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
+    const channel = await this.channels.accessibleByName(tx, actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
     if (channel === null) throw badRequest(`Invalid channel name '${name}'`);
     return channel.id;
   }
@@ -100,7 +126,7 @@ export class BotsService {
   async updateBot(actor: Actor, botId: number, u: BotUpdate): Promise<BotRecord> {
     return this.uow.run(async (tx) => {
       const user = await this.load(tx, actor, botId);
-      const before = (await tx.bots.find(actor.realmId, botId))!;
+      const before = (await this.findShown(tx, actor.realmId, botId))!;
       const everyone: Payload[] = [];
       const toOwners: Record<string, unknown>[] = [];
       if (u.fullName !== undefined) {
@@ -136,7 +162,7 @@ export class BotsService {
       change.defaultEventsRegisterStreamId = await this.channelId(tx, actor, u.defaultEventsRegisterStream);
       change.defaultAllPublicStreams = u.defaultAllPublicStreams;
       await tx.bots.update(actor.realmId, botId, change);
-      const after = (await tx.bots.find(actor.realmId, botId))!;
+      const after = (await this.findShown(tx, actor.realmId, botId))!;
 
       const events: ClientEvent[] = [...toEveryone(actor.realmId, everyone)];
       const owners = await this.botOwnerUserIds(tx, actor.realmId, after);
@@ -188,7 +214,7 @@ export class BotsService {
       if (!user.isActive) return;
       user.deactivate();
       await tx.users.save(user);
-      const bot = (await tx.bots.find(actor.realmId, botId))!;
+      const bot = (await this.findShown(tx, actor.realmId, botId))!;
       tx.afterCommit([
         ...toEveryone(actor.realmId, [{ type: 'realm_user', op: 'update', person: { user_id: botId, is_active: false } }]),
         {
@@ -205,7 +231,7 @@ export class BotsService {
     return this.uow.run(async (tx) => {
       const target = await tx.users.findById(actor.realmId, botId);
       assertCanManageBot(actor, target);
-      return (await tx.bots.find(actor.realmId, botId))!.apiKey;
+      return (await this.findShown(tx, actor.realmId, botId))!.apiKey;
     });
   }
 
@@ -215,7 +241,7 @@ export class BotsService {
     return this.uow.run(async (tx) => {
       await this.load(tx, actor, botId);
       await tx.bots.update(actor.realmId, botId, { apiKey });
-      const bot = (await tx.bots.find(actor.realmId, botId))!;
+      const bot = (await this.findShown(tx, actor.realmId, botId))!;
       tx.afterCommit([
         {
           realmId: actor.realmId,
@@ -231,7 +257,7 @@ export class BotsService {
   async botsDeactivated(tx: Tx, realmId: number, botIds: readonly number[]): Promise<ClientEvent[]> {
     if (botIds.length === 0) return [];
     const wanted = new Set(botIds);
-    const bots = (await tx.bots.list(realmId, {})).filter((b) => wanted.has(b.id));
+    const bots = (await this.listShown(tx, realmId, {})).filter((b) => wanted.has(b.id));
     const admins = await tx.bots.humanAdminIds(realmId);
     const events: ClientEvent[] = [];
     for (const b of bots) {
@@ -245,7 +271,7 @@ export class BotsService {
 
   /** The realm_bot `add` event of a bot just created or reactivated, for its owners. */
   async botAdded(tx: Tx, realmId: number, botId: number): Promise<ClientEvent[]> {
-    const bot = await tx.bots.find(realmId, botId);
+    const bot = await this.findShown(tx, realmId, botId);
     if (bot === null) throw noSuchBot();
     return [{ realmId, event: botAddedEvent(bot), userIds: await this.botOwnerUserIds(tx, realmId, bot) }];
   }

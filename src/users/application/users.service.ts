@@ -1,3 +1,4 @@
+import { BotChannels } from './bot.ports.js';
 import { badRequest, insufficientPermission } from '@app/domain/shared';
 import { assertCanCreateBot } from '@app/domain/realm';
 import {
@@ -78,6 +79,7 @@ export class UsersService {
     private readonly config: ServerConfig,
     private readonly newUserChannels: NewUserChannels,
     private readonly announcements: NewUserAnnouncements,
+    private readonly botChannels: BotChannels,
     private readonly accounts: NewAccounts,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly profileData: ProfileData,
@@ -172,7 +174,7 @@ export class UsersService {
           defaults.push(null);
           continue;
         }
-        const channel = await tx.bots.accessibleChannelByName(actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
+        const channel = await this.botChannels.accessibleByName(tx, actor.realmId, { id: actor.userId, isGuest: isGuest(actor.role) }, name);
         if (channel === null) throw badRequest(`Invalid channel name '${name}'`);
         defaults.push(channel);
       }

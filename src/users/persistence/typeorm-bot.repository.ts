@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { type BotChange, type BotChannel, type BotRecord, BotRepository } from '../application/bot.ports.js';
+import { type BotChange, BotRepository, type StoredBot } from '../application/bot.ports.js';
 
 interface BotSqlRow {
   id: number;
@@ -11,23 +11,19 @@ interface BotSqlRow {
   bot_owner_id: number | null;
   owner_email: string | null;
   avatar_version: number;
-  sending_name: string | null;
-  register_name: string | null;
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
   default_all_public_streams: boolean;
-  private_default: boolean;
 }
 
 const SELECT = `
   SELECT b.id, b.email, b.full_name, b.bot_type, b.is_active, b.api_key, b.bot_owner_id, o.email AS owner_email,
-         b.avatar_version, s.name AS sending_name, r.name AS register_name, b.default_all_public_streams,
-         (coalesce(s.invite_only, false) OR coalesce(r.invite_only, false)) AS private_default
+         b.avatar_version, b.default_sending_stream_id, b.default_events_register_stream_id, b.default_all_public_streams
   FROM users b
   LEFT JOIN users o ON o.id = b.bot_owner_id AND o.realm_id = b.realm_id
-  LEFT JOIN channels s ON s.id = b.default_sending_stream_id AND s.realm_id = b.realm_id
-  LEFT JOIN channels r ON r.id = b.default_events_register_stream_id AND r.realm_id = b.realm_id
   WHERE b.realm_id = $1 AND b.is_bot AND NOT b.is_system_bot`;
 
-const toRecord = (r: BotSqlRow): BotRecord => ({
+const toRecord = (r: BotSqlRow): StoredBot => ({
   id: r.id,
   email: r.email,
   fullName: r.full_name,
@@ -37,10 +33,9 @@ const toRecord = (r: BotSqlRow): BotRecord => ({
   ownerId: r.bot_owner_id,
   ownerEmail: r.owner_email,
   avatarVersion: r.avatar_version,
-  defaultSendingStream: r.sending_name,
-  defaultEventsRegisterStream: r.register_name,
+  defaultSendingStreamId: r.default_sending_stream_id,
+  defaultEventsRegisterStreamId: r.default_events_register_stream_id,
   defaultAllPublicStreams: r.default_all_public_streams,
-  hasPrivateDefaultChannel: r.private_default,
 });
 
 export class TypeOrmBotRepository extends BotRepository {
@@ -48,7 +43,7 @@ export class TypeOrmBotRepository extends BotRepository {
     super();
   }
 
-  async list(realmId: number, o: { ownerId?: number; activeOnly?: boolean }): Promise<BotRecord[]> {
+  async list(realmId: number, o: { ownerId?: number; activeOnly?: boolean }): Promise<StoredBot[]> {
     const rows: BotSqlRow[] = await this.em.query(
       `${SELECT} AND ($2::int IS NULL OR b.bot_owner_id = $2) AND (NOT $3::boolean OR b.is_active) ORDER BY b.date_joined, b.id`,
       [realmId, o.ownerId ?? null, o.activeOnly ?? false],
@@ -56,7 +51,7 @@ export class TypeOrmBotRepository extends BotRepository {
     return rows.map(toRecord);
   }
 
-  async find(realmId: number, botId: number): Promise<BotRecord | null> {
+  async find(realmId: number, botId: number): Promise<StoredBot | null> {
     const [row]: BotSqlRow[] = await this.em.query(`${SELECT} AND b.id = $2::bigint`, [realmId, botId]);
     return row ? toRecord(row) : null;
   }
@@ -83,16 +78,5 @@ export class TypeOrmBotRepository extends BotRepository {
       [realmId],
     );
     return rows.map((r) => r.id);
-  }
-
-  async accessibleChannelByName(realmId: number, user: { id: number; isGuest: boolean }, name: string): Promise<BotChannel | null> {
-    const [row]: { id: number; name: string; invite_only: boolean }[] = await this.em.query(
-      `SELECT c.id, c.name, c.invite_only FROM channels c
-       WHERE c.realm_id = $1 AND lower(c.name) = lower($2) AND NOT c.is_archived
-         AND ((NOT c.invite_only AND NOT $4::boolean)
-              OR EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id AND s.user_id = $3 AND s.active))`,
-      [realmId, name, user.id, user.isGuest],
-    );
-    return row ? { id: row.id, name: row.name, inviteOnly: row.invite_only } : null;
   }
 }
