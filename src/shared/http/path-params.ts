@@ -17,12 +17,16 @@ export class PathIntPipe implements PipeTransform<string, number> {
 }
 
 /**
- * `users/{user_id}` and `users/{email}` share a path in Zulip: an integer segment is an id,
- * anything else is an email address (looked up as Zulip's access_user_by_email does).
+ * `users/{user_id}` and `users/{email}` share a path in Zulip: an integer segment is an id, an
+ * address with `@` is an email (looked up as Zulip's access_user_by_email does). Anything else
+ * does not match the route, as the seed's wire conventions have it (spec 01: a non-numeric id
+ * segment is an unknown route), where Zulip would answer "No such user".
  */
 @Injectable()
 export class UserRefPipe implements PipeTransform<string, number | string> {
   transform(value: string): number | string {
-    return INTEGER_SEGMENT.test(value) ? Number(value) : value;
+    if (INTEGER_SEGMENT.test(value)) return Number(value);
+    if (!value.includes('@')) throw new NotFoundException(`Cannot route a non-numeric id segment`);
+    return value;
   }
 }

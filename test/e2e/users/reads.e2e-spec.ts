@@ -50,7 +50,8 @@ describe('GET /users/{email}', () => {
 
   it('rejects unknown addresses and other organizations’ users', async () => {
     expectError(await t.get('users/nobody@example.com', { as: alice }), 400, 'No such user');
-    expectError(await t.get('users/not-an-email', { as: alice }), 400, 'No such user');
+    // Without an @ the segment is neither an id nor an email: no route (the seed's wire convention).
+    expectError(await t.get('users/not-an-email', { as: alice }), 404, 'Not Found', 'NOT_FOUND');
     // The other organization's owner has the same address as this one's owner: each sees only their own.
     const own = await t.get(`users/${encodeURIComponent('owner@example.com')}`, { as: otherOwner });
     expectSuccess(own, { user: expect.objectContaining({ user_id: otherOwner.id }) });
