@@ -9,6 +9,19 @@ import { RealmSettingGuard, RequireRealmSetting } from './realm-setting.guard.js
 import { presentUserGroup } from '../application/user.views.js';
 import { CreateUserGroupDto, ListUserGroupsDto, MembershipQueryDto, SubgroupsQueryDto, UpdateMembersDto, UpdateSubgroupsDto, UpdateUserGroupDto } from './user-groups.dto.js';
 
+/** The group-setting parameters a create or update request carried (absent ones undefined). */
+function groupSettingsOf<T>(p: {
+  can_add_members_group?: T;
+  can_join_group?: T;
+  can_leave_group?: T;
+  can_manage_group?: T;
+  can_mention_group?: T;
+  can_remove_members_group?: T;
+}) {
+  const { can_add_members_group, can_join_group, can_leave_group, can_manage_group, can_mention_group, can_remove_members_group } = p;
+  return { can_add_members_group, can_join_group, can_leave_group, can_manage_group, can_mention_group, can_remove_members_group };
+}
+
 @Controller('api/v1/user_groups')
 @Require('member')
 export class UserGroupsController {
@@ -29,14 +42,7 @@ export class UserGroupsController {
       description: p.description,
       members: p.members,
       subgroups: p.subgroups,
-      settings: {
-        can_add_members_group: p.can_add_members_group,
-        can_join_group: p.can_join_group,
-        can_leave_group: p.can_leave_group,
-        can_manage_group: p.can_manage_group,
-        can_mention_group: p.can_mention_group,
-        can_remove_members_group: p.can_remove_members_group,
-      },
+      settings: groupSettingsOf(p),
     });
     return { group_id: groupId };
   }
@@ -47,14 +53,7 @@ export class UserGroupsController {
       name: p.name,
       description: p.description,
       deactivated: p.deactivated,
-      settings: {
-        can_add_members_group: p.can_add_members_group,
-        can_join_group: p.can_join_group,
-        can_leave_group: p.can_leave_group,
-        can_manage_group: p.can_manage_group,
-        can_mention_group: p.can_mention_group,
-        can_remove_members_group: p.can_remove_members_group,
-      },
+      settings: groupSettingsOf(p),
     });
     return {};
   }

@@ -1,3 +1,4 @@
+import type { ChannelState } from './channel.js';
 import type { TopicsPolicy } from './channel-settings.js';
 
 /** Zulip's topic for notices about a channel itself (Realm.STREAM_EVENTS_NOTIFICATION_TOPIC_NAME). */
@@ -170,12 +171,7 @@ export function channelUpdateNotices(before: Readonly<ChannelStateLike>, after: 
 export const archiveNotice = (name: string, archived: boolean): string => `Channel #**${name}** has been ${archived ? 'archived' : 'unarchived'}.`;
 
 /** The channel facts the update notices compare. */
-export interface ChannelStateLike {
-  name: string;
-  description: string;
-  inviteOnly: boolean;
-  isWebPublic: boolean;
-  historyPublicToSubscribers: boolean;
-  messageRetentionDays: number | null;
-  topicsPolicy: TopicsPolicy;
-}
+export type ChannelStateLike = Pick<
+  ChannelState,
+  'name' | 'description' | 'inviteOnly' | 'isWebPublic' | 'historyPublicToSubscribers' | 'messageRetentionDays' | 'topicsPolicy'
+>;
