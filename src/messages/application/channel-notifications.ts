@@ -23,6 +23,6 @@ export class NotificationBotChannelNotifications extends ChannelNotifications {
   }
 
   async sendDirect(tx: Tx, realmId: number, messages: readonly { userId: number; content: string }[], mentioned: readonly NoticePerson[], now: Date): Promise<void> {
-    for (const m of messages) await this.bot.postDirectNotice(tx, realmId, m.userId, m.content, await this.bot.render(tx, realmId, m.content, mentioned), now);
+    await this.bot.postDirectNotices(tx, realmId, messages, mentioned, now);
   }
 }

@@ -41,6 +41,12 @@ export abstract class MessageRepository {
   abstract getForUpdate(realmId: number, messageId: number): Promise<Message | null>;
   /** Stores a new message and its recipients' rows (its flag plan, one statement); identifies it; returns the rows. */
   abstract add(message: Message): Promise<UserMessageRow[]>;
+  /**
+   * Stores many direct notices at once (two statements whatever their number): each goes to a
+   * different conversation of its sender and one user, read for the sender. Identifies them;
+   * returns each one's rows, in order.
+   */
+  abstract addDirectNotices(messages: readonly Message[]): Promise<UserMessageRow[][]>;
   /** Stores an edited content: rendering, edit time and history; has_attachment from its links. */
   abstract saveContent(message: Message): Promise<void>;
   /**
@@ -135,6 +141,8 @@ export abstract class ConversationRepository {
   abstract channelRecipient(realmId: number, channelId: number): Promise<number>;
   /** The conversation of exactly these participants, created on first use. */
   abstract directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }>;
+  /** The conversations of several participant sets at once (created on first use), in order: their recipient ids. */
+  abstract directConversations(realmId: number, participantSets: readonly (readonly number[])[]): Promise<number[]>;
   /** Participants of several direct conversations at once, ascending, by recipient id. */
   abstract directParticipantsOf(recipientIds: readonly number[]): Promise<Map<number, number[]>>;
   abstract activeSubscriberCount(channelId: number): Promise<number>;

@@ -94,4 +94,54 @@ export class NotificationBot {
     ]);
     return message.id;
   }
+
+  /**
+   * One direct message to each of several users at once, all sent `now`, in a number of
+   * statements that does not grow with the users: unread for each user, read for the bot.
+   * Mentions in the contents are silent ones of `users`.
+   */
+  async postDirectNotices(
+    tx: Tx,
+    realmId: number,
+    notices: readonly { userId: number; content: string }[],
+    users: readonly { id: number; fullName: string }[],
+    now: Date,
+  ): Promise<void> {
+    if (notices.length === 0) return;
+    const bot = await tx.users.systemBot(realmId, 'notification-bot');
+    // The names every notice links are resolved together, once.
+    const targets = await this.renderTargets.resolve(tx, realmId, null, notices.map((n) => n.content).join('\n'), {
+      usersByName: new Map(),
+      usersById: new Map(users.map((u) => [u.id, u])),
+      groupsByName: new Map(),
+    });
+    const recipientIds = await tx.conversations.directConversations(
+      realmId,
+      notices.map((n) => [bot.id, n.userId]),
+    );
+    const messages = notices.map((n, i) =>
+      Message.createNotice(
+        { realmId, senderId: bot.id, content: n.content, renderedContent: this.renderer.render(n.content, targets), sendingClient: 'Internal' },
+        { kind: 'direct', recipientId: recipientIds[i], participants: [bot.id, n.userId] },
+        [],
+        now,
+      ),
+    );
+    const rows = await tx.messages.addDirectNotices(messages);
+    const people = await tx.users.findManyByIds(realmId, notices.map((n) => n.userId));
+    const realmStringId = (await tx.realms.get(realmId)).stringId;
+    tx.afterCommit(
+      messages.map((message, i) => {
+        message.pullEvents();
+        return messageEvent({
+          ...storedMessageFields(message),
+          realmStringId,
+          sender: bot,
+          channel: null,
+          participants: [bot, people.get(notices[i].userId)!].sort((a, b) => a.id - b.id),
+          rows: rows[i],
+        });
+      }),
+    );
+  }
 }

@@ -21,9 +21,15 @@ export const alertWordParams = (text: string): string[] => [
  * valid place (libs/domain/src/users/alert-words.ts, `containsAlertWord`): a cheap substring test
  * first, the regular expression only for words that occur. One index probe per recipient row.
  */
-export const hasAlertWordSql = (userColumn: string, n: number): string => `EXISTS (
+export const hasAlertWordSql = (userColumn: string, n: number): string => hasAlertWordInSql(userColumn, `$${n}::text`, n + 1);
+
+/**
+ * `hasAlertWordSql` for a text that is an SQL expression (a column of a batch), with the other
+ * three bind values of `alertWordParams` at `$n … $n+2`.
+ */
+export const hasAlertWordInSql = (userColumn: string, text: string, n: number): string => `EXISTS (
     SELECT 1 FROM alert_words aw JOIN users au ON au.id = aw.user_id AND au.is_active
     WHERE aw.user_id = ${userColumn}
-      AND CASE WHEN strpos($${n}::text, aw.lower_word) > 0
-          THEN $${n}::text ~ ($${n + 1}::text || regexp_replace(aw.lower_word, '([^[:alnum:]])', $${n + 3}::text, 'g') || $${n + 2}::text)
+      AND CASE WHEN strpos(${text}, aw.lower_word) > 0
+          THEN ${text} ~ ($${n}::text || regexp_replace(aw.lower_word, '([^[:alnum:]])', $${n + 2}::text, 'g') || $${n + 1}::text)
           ELSE false END)`;

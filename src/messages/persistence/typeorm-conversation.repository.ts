@@ -52,6 +52,39 @@ export class TypeOrmConversationRepository extends ConversationRepository {
       : (await this.em.query(`SELECT 1 FROM messages WHERE recipient_id = $1 LIMIT 1`, [recipientId])).length > 0;
     return { recipientId, hasMessages };
   }
+  async directConversations(realmId: number, participantSets: readonly (readonly number[])[]): Promise<number[]> {
+    if (participantSets.length === 0) return [];
+    const keys = participantSets.map((ids) => [...new Set(ids)].sort((a, b) => a - b).join(','));
+    await this.em.query(
+      `WITH ins AS (
+         INSERT INTO direct_message_groups (realm_id, participant_key)
+         SELECT DISTINCT $1::int, k FROM unnest($2::text[]) AS k
+         ON CONFLICT (realm_id, participant_key) DO NOTHING RETURNING id, participant_key
+       )
+       INSERT INTO direct_message_group_members (group_id, user_id)
+       SELECT ins.id, unnest(string_to_array(ins.participant_key, ',')::int[]) FROM ins`,
+      [realmId, keys],
+    );
+    // A new statement sees the groups this one made and any a concurrent transaction committed.
+    const groups: { id: number; participant_key: string }[] = await this.em.query(
+      `SELECT id, participant_key FROM direct_message_groups WHERE realm_id = $1 AND participant_key = ANY($2::text[])`,
+      [realmId, keys],
+    );
+    const groupIds = groups.map((g) => g.id);
+    await this.em.query(
+      `INSERT INTO recipients (realm_id, type, type_id) SELECT $1, ${RECIPIENT_DIRECT}, g FROM unnest($2::int[]) AS g
+       ON CONFLICT (type, type_id) DO NOTHING`,
+      [realmId, groupIds],
+    );
+    const recipients: { id: number; type_id: number }[] = await this.em.query(
+      `SELECT id, type_id FROM recipients WHERE type = ${RECIPIENT_DIRECT} AND type_id = ANY($1::int[])`,
+      [groupIds],
+    );
+    const groupOf = new Map(groups.map((g) => [g.participant_key, g.id]));
+    const recipientOf = new Map(recipients.map((r) => [r.type_id, r.id]));
+    return keys.map((k) => recipientOf.get(groupOf.get(k)!)!);
+  }
+
   async directParticipantsOf(recipientIds: readonly number[]): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
     if (recipientIds.length === 0) return out;

@@ -2,7 +2,7 @@ import { type EditHistoryEntry, FLAG_BITS, type FlagPlan, Message, type TopicMes
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { type MessageRecord, MessageRepository, type TopicFacts, type UserMessageRow } from '../application/message.ports.js';
-import { alertWordParams, hasAlertWordSql } from './alert-word-flags.js';
+import { alertWordParams, hasAlertWordInSql, hasAlertWordSql } from './alert-word-flags.js';
 
 export function toMessageRecord(r: Record<string, unknown>): MessageRecord {
   return {
@@ -76,6 +76,64 @@ export class TypeOrmMessageRepository extends MessageRepository {
     );
     message.identify(row.id);
     return this.insertRows(row.id, plan);
+  }
+
+  async addDirectNotices(messages: readonly Message[]): Promise<UserMessageRow[][]> {
+    if (messages.length === 0) return [];
+    const plans = messages.map((m) => m.pendingFlagPlan());
+    const snaps = messages.map((m) => m.snapshot());
+    for (const p of plans) {
+      if (p.audience.kind !== 'direct' || !p.senderRead || p.mentioned.length > 0 || p.alsoReadBy.length > 0) throw new Error('not a direct notice');
+    }
+    const inserted: { id: number; recipient_id: number }[] = await this.em.query(
+      `INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent, sending_client, has_attachment)
+       SELECT x.realm_id, x.sender_id, x.recipient_id, NULL, '', x.content, x.rendered, x.date_sent, x.client, false
+       FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
+         WITH ORDINALITY AS x(realm_id, sender_id, recipient_id, content, rendered, date_sent, client, n)
+       ORDER BY x.n
+       RETURNING id, recipient_id`,
+      [
+        snaps.map((m) => m.realmId),
+        snaps.map((m) => m.senderId),
+        snaps.map((m) => m.recipientId),
+        snaps.map((m) => m.content),
+        snaps.map((m) => m.renderedContent),
+        snaps.map((m) => m.dateSent),
+        snaps.map((m) => m.sendingClient),
+      ],
+    );
+    // Each notice has its own conversation, so its recipient names it.
+    const idOf = new Map(inserted.map((r) => [r.recipient_id, r.id]));
+    messages.forEach((m, i) => m.identify(idOf.get(snaps[i].recipientId)!));
+    const participants = plans.map((p) => (p.audience.kind === 'direct' ? p.audience.userIds : []));
+    const [, before, after, replacement] = alertWordParams('');
+    const rows: { user_id: number; message_id: number; flags: number }[] = returnedRows(
+      await this.em.query(
+        `INSERT INTO user_messages (user_id, message_id, flags)
+         SELECT u.id, x.message_id,
+           (CASE WHEN u.id = x.sender_id
+                   OR EXISTS (SELECT 1 FROM muted_users mu WHERE mu.user_id = u.id AND mu.muted_user_id = x.sender_id)
+                 THEN ${FLAG_BITS.read} ELSE 0 END)
+           | (CASE WHEN ${hasAlertWordInSql('u.id', 'x.text', 4)} THEN ${FLAG_BITS.has_alert_word} ELSE 0 END)
+         FROM unnest($1::int[], $2::int[], $3::text[], $7::int[]) AS x(message_id, sender_id, text, n)
+         JOIN LATERAL (SELECT ($8::jsonb -> (x.n - 1)) AS ids) p ON true
+         JOIN users u ON u.id IN (SELECT jsonb_array_elements_text(p.ids)::int)
+         RETURNING user_id, message_id, flags`,
+        [
+          messages.map((m) => m.id),
+          snaps.map((m) => m.senderId),
+          plans.map((p) => p.alertWordText),
+          before,
+          after,
+          replacement,
+          messages.map((_m, i) => i + 1),
+          JSON.stringify(participants),
+        ],
+      ),
+    );
+    const byMessage = new Map<number, UserMessageRow[]>();
+    for (const r of rows) (byMessage.get(r.message_id) ?? byMessage.set(r.message_id, []).get(r.message_id)!).push({ userId: r.user_id, flags: r.flags });
+    return messages.map((m) => byMessage.get(m.id) ?? []);
   }
 
   /** The flag plan applied to every recipient in one INSERT … SELECT. */

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import pg from 'pg';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { createChannels } from '../../support/channels.js';
@@ -96,5 +97,36 @@ describe('statements per request', () => {
     const manyUsers = await statements(() => t.post('users/me/subscriptions', { form: { subscriptions: [{ name: 'fresh2' }], principals: ids.slice(0, 500) } }));
     expect(manyUsers).toBe(oneUser);
     expect(oneUser).toBeLessThanOrEqual(CEILING.subscribe);
+  });
+
+  it('are the same sending "subscribed you to" direct messages to 1 or 100 users, each getting theirs', async () => {
+    const ids = (await t.get('users')).body.members
+      .filter((m: { email: string }) => m.email.startsWith('bulk'))
+      .map((m: { user_id: number }) => m.user_id);
+    await createChannels(t, ['notice-one', 'notice-many']);
+    const post = (name: string, principals: number[]) =>
+      t.post('users/me/subscriptions', { form: { subscriptions: [{ name }], principals } });
+    const one = await statements(() => post('notice-one', ids.slice(0, 1)));
+    const many = await statements(() => post('notice-many', ids.slice(1, 101)));
+    expect(many).toBe(one);
+    // Each of the hundred has its own conversation with the bot and one unread message in it.
+    const rows = await t.app.get(DataSource).query(
+      `SELECT um.user_id, um.flags, m.content FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE m.content LIKE '%subscribed you to #**notice-many**.' AND um.user_id = ANY($1::int[])`,
+      [ids.slice(1, 101)],
+    );
+    expect(rows).toHaveLength(100);
+    expect(rows.every((r: { flags: number }) => (r.flags & 1) === 0)).toBe(true);
+    const conversations = await t.app.get(DataSource).query(
+      `SELECT count(DISTINCT recipient_id)::int AS n FROM messages WHERE content LIKE '%subscribed you to #**notice-many**.'`,
+    );
+    expect(conversations[0].n).toBe(100);
+    // A second round reuses those conversations.
+    await createChannels(t, ['notice-again']);
+    expect(await statements(() => post('notice-again', ids.slice(1, 101)))).toBe(one);
+    const reused = await t.app.get(DataSource).query(
+      `SELECT count(DISTINCT recipient_id)::int AS n FROM messages WHERE content ~ 'subscribed you to #\\*\\*notice-(many|again)\\*\\*\\.$'`,
+    );
+    expect(reused[0].n).toBe(100);
   });
 });
