@@ -93,6 +93,11 @@ describe('uploads', () => {
     const hasAttachment = await t.get('messages', { as: carol, query: { anchor: 'newest', num_before: 5, narrow: [['has', 'attachment']] } });
     expect(hasAttachment.body.messages.map((m: { id: number }) => m.id)).not.toContain(foreign);
     expect((await t.http.get(body.url).auth(carol.email, carol.apiKey)).status).toBe(403);
+    // Nor does an edit that adds the link.
+    const plain = await sendDirect(t, carol, [carol.id], 'nothing yet');
+    expectSuccess(await t.patch(`messages/${plain}`, { as: carol, form: { content: `now: [p](${body.url})` } }));
+    expect(await links()).toEqual(before);
+    expect((await t.http.get(body.url).auth(carol.email, carol.apiKey)).status).toBe(403);
 
     // Bob reads the direct message that links it: he may reference it, as Zulip's validate_attachment_request.
     const shared = await sendDirect(t, bob, [carol.id], `[p](${body.url})`);
