@@ -86,6 +86,11 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     return c ?? null;
   }
 
+  findByIds(realmId: number, channelIds: readonly number[]): Promise<Channel[]> {
+    if (channelIds.length === 0) return Promise.resolve([]);
+    return this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = ANY($2::bigint[]) ORDER BY id`, [realmId, [...new Set(channelIds)]]);
+  }
+
   findByNames(realmId: number, names: readonly string[], forUpdate = false): Promise<Channel[]> {
     return this.load(
       `SELECT * FROM channels WHERE realm_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY id ${forUpdate ? 'FOR UPDATE' : ''}`,

@@ -137,6 +137,8 @@ function presenceCopy(o: QueueOptions, e: Record<string, unknown>): Record<strin
 export class EventQueues implements OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
   private readonly byRealm = new Map<number, Set<Queue>>();
+  /** Each user's queues, oldest registration first (the per-user cap, MAX_EVENT_QUEUES_PER_USER). */
+  private readonly byUser = new Map<number, Set<Queue>>();
   private readonly gcTimer: NodeJS.Timeout;
 
   constructor(
@@ -154,9 +156,13 @@ export class EventQueues implements OnApplicationShutdown {
 
   create(o: QueueOptions): { id: string; timeoutSecs: number; setSnapshot: (seq: number) => void } {
     const q = new Queue(o, this.clock.now().getTime());
+    const own = this.byUser.get(o.userId) ?? new Set<Queue>();
+    while (own.size >= this.config.maxEventQueuesPerUser) this.evict(this.leastRecentlyUsed(own));
     this.queues.set(q.id, q);
     if (!this.byRealm.has(o.realmId)) this.byRealm.set(o.realmId, new Set());
     this.byRealm.get(o.realmId)!.add(q);
+    own.add(q);
+    this.byUser.set(o.userId, own);
     return {
       id: q.id,
       timeoutSecs: q.timeoutMs / 1000,
@@ -191,6 +197,30 @@ export class EventQueues implements OnApplicationShutdown {
   private remove(q: Queue): void {
     this.queues.delete(q.id);
     this.byRealm.get(q.o.realmId)?.delete(q);
+    const own = this.byUser.get(q.o.userId);
+    own?.delete(q);
+    if (own?.size === 0) this.byUser.delete(q.o.userId);
+  }
+
+  /**
+   * The queue to drop for a new one: the idle queue (no poll waiting) touched longest ago, or,
+   * when every queue has a waiting poll, the one touched longest ago (oldest registration on ties).
+   */
+  private leastRecentlyUsed(own: Set<Queue>): Queue {
+    let pick: Queue | undefined;
+    for (const q of own) {
+      if (pick === undefined) pick = q;
+      else if ((q.waiter === null) !== (pick.waiter === null)) {
+        if (q.waiter === null) pick = q;
+      } else if (q.lastTouched < pick.lastTouched) pick = q;
+    }
+    return pick!;
+  }
+
+  /** Drops a queue; a poll waiting on it is answered with what it holds, the next one gets BAD_EVENT_QUEUE_ID. */
+  private evict(q: Queue): void {
+    this.remove(q);
+    q.wake();
   }
 
   /** GET /events (spec 30 §3.2). Resolves with the queue's events, or a heartbeat after the wait. */

@@ -1,15 +1,19 @@
 import { referencedUploadPaths } from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import type { Tx } from '../../shared/application/unit-of-work.js';
+import { readableAttachments } from './attachment-access.js';
 import { attachmentEvent, presentAttachment } from './attachments.views.js';
 import type { AttachmentRecord } from './message.ports.js';
 
-/** Uploads the content links to that the sender owns (or can already see through a message). */
+/**
+ * Uploads the content links to that the sender may reference (Zulip's do_claim_attachments):
+ * its own, or ones linked from a message the sender can read. Other paths stay text.
+ */
 export async function claimableAttachments(tx: Tx, actor: Actor, content: string): Promise<number[]> {
   const paths = referencedUploadPaths(content);
   if (paths.length === 0) return [];
   const found = await tx.attachments.byPaths(actor.realmId, paths);
-  return found.filter((a) => a.ownerId === actor.userId || a.messageIds.length > 0).map((a) => a.id);
+  return (await readableAttachments(tx, actor, found)).map((a) => a.id);
 }
 
 /**

@@ -1,12 +1,10 @@
-import { pairKey } from '@app/domain/channels';
 import { randomBytes } from 'node:crypto';
 import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { loadActorContext } from '../../users/index.js';
-import { canAccessMessage, viewerOf } from './message-access.js';
+import { readableAttachments } from './attachment-access.js';
 import { attachmentEvent, presentAttachment } from './attachments.views.js';
 import { type AttachmentRecord, FileStorage } from './message.ports.js';
 
@@ -88,23 +86,8 @@ export class UploadsService {
     return this.uow.run(async (tx) => {
       const attachment = await tx.attachments.byPath(actor.realmId, pathId);
       if (attachment === null) throw notFound();
-      if (attachment.ownerId !== actor.userId) {
-        const ctx = await loadActorContext(tx, actor);
-        const viewer = viewerOf(actor, ctx);
-        const messages = await tx.messages.findMany(actor.realmId, attachment.messageIds);
-        let allowed = false;
-        for (const m of messages.values()) {
-          const hasRow = (await tx.userMessages.flags(actor.userId, m.id)) !== null;
-          const channel = m.channelId === null ? null : await tx.channels.findById(actor.realmId, m.channelId);
-          const subscribed =
-            m.channelId !== null &&
-            (await tx.subscriptions.records([actor.userId], [m.channelId])).get(pairKey(actor.userId, m.channelId))?.active === true;
-          if (canAccessMessage(m, hasRow, channel, viewer, subscribed, false)) {
-            allowed = true;
-            break;
-          }
-        }
-        if (!allowed) throw new DomainError('You are not authorized to view this file.', 'FORBIDDEN', 'forbidden');
+      if ((await readableAttachments(tx, actor, [attachment])).length === 0) {
+        throw new DomainError('You are not authorized to view this file.', 'FORBIDDEN', 'forbidden');
       }
       return { attachment, file: this.storage.path(attachment.pathId) };
     });

@@ -60,6 +60,8 @@ export class ServerConfig {
   readonly uploadsDir: string;
   readonly countStatements: boolean;
   readonly eventHeartbeatSeconds: number;
+  /** Event queues one user may hold in this process; registering one more drops the least recently used. */
+  readonly maxEventQueuesPerUser: number;
   /** How often the delivery worker looks for due reminders and scheduled messages; 0 turns it off. */
   readonly reminderPollIntervalMs: number;
   /**
@@ -112,6 +114,8 @@ export class ServerConfig {
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
+    this.maxEventQueuesPerUser = int(env, 'MAX_EVENT_QUEUES_PER_USER', 20);
+    if (this.maxEventQueuesPerUser < 1) throw new Error(`MAX_EVENT_QUEUES_PER_USER must be at least 1, got "${env.MAX_EVENT_QUEUES_PER_USER}"`);
     this.reminderPollIntervalMs = int(env, 'REMINDER_POLL_INTERVAL_MS', 5000);
     this.zulipClientCompat = bool(env, 'ZULIP_CLIENT_COMPAT', true);
     this.userStateSizeLimit = int(env, 'USER_STATE_SIZE_LIMIT', 10_000_000);

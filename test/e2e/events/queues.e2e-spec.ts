@@ -405,6 +405,28 @@ describe('event queues', () => {
     expectError(await t.get('events', { as: alice, query: { queue_id: a.queueId, last_event_id: -1, dont_block: true } }), 400, `Bad event queue ID: ${a.queueId}`, 'BAD_EVENT_QUEUE_ID', { queue_id: a.queueId });
   });
 
+  it('keeps at most 20 queues per user: a 21st registration drops the oldest idle one', async () => {
+    const dave = await t.createUser({ fullName: 'Dave' });
+    const queues: EventClient[] = [];
+    for (let i = 0; i < 21; i++) {
+      queues.push(await EventClient.register(t, dave, { event_types: ['message'] }));
+      t.clock.advance(1);
+    }
+    // Queue 0 is the least recently used one: it is gone, the other 20 answer.
+    const [oldest, second] = queues;
+    expectError(await t.get('events', { as: dave, query: { queue_id: oldest.queueId, last_event_id: -1, dont_block: true } }), 400, `Bad event queue ID: ${oldest.queueId}`, 'BAD_EVENT_QUEUE_ID', { queue_id: oldest.queueId });
+    for (const q of queues.slice(1)) expect(await q.drain()).toEqual([]);
+    // Another user's queues are not counted.
+    const a = await EventClient.register(t, alice);
+    expect(await a.drain()).toEqual([]);
+    // The least recently used queue goes next, not the one just read.
+    t.clock.advance(1);
+    expect(await second.drain()).toEqual([]);
+    await EventClient.register(t, dave, { event_types: ['message'] });
+    expect(await second.drain()).toEqual([]);
+    expectError(await t.get('events', { as: dave, query: { queue_id: queues[2].queueId, last_event_id: -1, dont_block: true } }), 400, `Bad event queue ID: ${queues[2].queueId}`, 'BAD_EVENT_QUEUE_ID', { queue_id: queues[2].queueId });
+  });
+
   it('never delivers one organization’s events to another', async () => {
     const otherOwner = await t.createOrganization('elsewhere');
     const o = await EventClient.register(t, otherOwner);

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { createChannels } from '../../support/channels.js';
 import { sendDirect, sendToChannel } from '../../support/messages.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
@@ -67,6 +68,41 @@ describe('uploads', () => {
     const missing = await t.http.get('/user_uploads/1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/none.txt').auth(bob.email, bob.apiKey);
     expect(missing.status).toBe(404);
     expect((await t.http.get(body.url)).status).toBe(401);
+  });
+
+  it('does not let a message claim an upload its sender cannot read: the link grants nothing (issue 13, finding 6)', async () => {
+    const { body } = await upload(alice, 'private.txt', 'for bob only');
+    const pathId = body.url.replace('/user_uploads/', '');
+    await sendDirect(t, alice, [bob.id], `[p](${body.url})`);
+    const links = async () => {
+      const db = new pg.Client({ connectionString: t.databaseUrl });
+      await db.connect();
+      try {
+        const { rows } = await db.query(`SELECT m.message_id FROM attachment_messages m JOIN attachments a ON a.id = m.attachment_id WHERE a.path_id = $1 ORDER BY 1`, [pathId]);
+        return rows.map((r: { message_id: number }) => Number(r.message_id));
+      } finally {
+        await db.end();
+      }
+    };
+    const before = await links();
+    expect(before).toHaveLength(1);
+
+    // Carol reads no message linking it: her message keeps the link as text, attaches nothing.
+    const foreign = await sendDirect(t, carol, [carol.id], `look: [p](${body.url})`);
+    expect(await links()).toEqual(before);
+    const hasAttachment = await t.get('messages', { as: carol, query: { anchor: 'newest', num_before: 5, narrow: [['has', 'attachment']] } });
+    expect(hasAttachment.body.messages.map((m: { id: number }) => m.id)).not.toContain(foreign);
+    expect((await t.http.get(body.url).auth(carol.email, carol.apiKey)).status).toBe(403);
+    // Nor does an edit that adds the link.
+    const plain = await sendDirect(t, carol, [carol.id], 'nothing yet');
+    expectSuccess(await t.patch(`messages/${plain}`, { as: carol, form: { content: `now: [p](${body.url})` } }));
+    expect(await links()).toEqual(before);
+    expect((await t.http.get(body.url).auth(carol.email, carol.apiKey)).status).toBe(403);
+
+    // Bob reads the direct message that links it: he may reference it, as Zulip's validate_attachment_request.
+    const shared = await sendDirect(t, bob, [carol.id], `[p](${body.url})`);
+    expect(await links()).toEqual([...before, shared].sort((a, b) => a - b));
+    expect((await t.http.get(body.url).auth(carol.email, carol.apiKey)).status).toBe(200);
   });
 
   it('needs exactly one file', async () => {
