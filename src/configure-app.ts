@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DomainError } from '@app/domain/shared';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
+import { ServerConfig } from './shared/config/server-config.js';
 
 /** Body-parser and multer failures become Zulip errors before Nest turns them into plain 400s. */
 function translateBodyErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
@@ -20,6 +21,9 @@ function translateBodyErrors(err: unknown, _req: Request, _res: Response, next: 
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
+  // req.ip follows X-Forwarded-For only through the configured proxies (the rightmost untrusted hop).
+  const { trustedProxies } = app.get(ServerConfig);
+  app.set('trust proxy', trustedProxies.length > 0 ? trustedProxies : false);
   app.useBodyParser('json', { limit: '5mb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '5mb', parameterLimit: 10_000 });
   const fieldsOnly = multer({ limits: { fieldSize: 5 << 20, fields: 10_000 } }).none();

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AccountRules } from '../shared/application/account-rules.js';
 import { Clock, SystemClock } from '../shared/application/clock.js';
 import { DatabaseHealth } from '../shared/application/database-health.js';
+import { BoundedPasswordHasher } from '../shared/application/bounded-password-hasher.js';
 import { PasswordHasher } from '../shared/application/password-hasher.js';
 import { CryptoSecrets, Secrets } from '../shared/application/secrets.js';
 import { UnitOfWork } from '../shared/application/unit-of-work.js';
@@ -25,7 +26,13 @@ export class KernelModule {
       { provide: AppLogger, useValue: logger },
       { provide: Clock, useClass: SystemClock },
       { provide: Secrets, useClass: CryptoSecrets },
-      { provide: PasswordHasher, useValue: new Argon2PasswordHasher() },
+      {
+        provide: PasswordHasher,
+        useValue: new BoundedPasswordHasher(new Argon2PasswordHasher(config.passwordHashMemoryKib), {
+          concurrency: config.passwordHashConcurrency,
+          queue: config.passwordHashQueue,
+        }),
+      },
       { provide: AccountRules, useValue: new LibraryAccountRules() },
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },

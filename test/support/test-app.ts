@@ -78,6 +78,7 @@ export class TestApp {
       UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
       // Tests deliver reminders by calling RemindersService.deliverDue (no background timer).
       REMINDER_POLL_INTERVAL_MS: '0',
+      PASSWORD_HASH_MEMORY_KIB: process.env.PASSWORD_HASH_MEMORY_KIB ?? '1024',
       ...env,
     });
     const clock = new TestClock();

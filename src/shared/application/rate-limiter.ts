@@ -10,6 +10,8 @@ export const API_BY_USER: readonly RateRule[] = [
   { windowSeconds: 60, max: 200 },
   { windowSeconds: 3600, max: 2000 },
 ];
+/** Unauthenticated API requests (login included), per client address. */
+export const API_BY_IP: readonly RateRule[] = [{ windowSeconds: 60, max: 100 }];
 export const AUTHENTICATE_BY_USERNAME: readonly RateRule[] = [{ windowSeconds: 1800, max: 5 }];
 
 export interface RateDecision {

@@ -3,12 +3,12 @@ import { PasswordHasher } from '../application/password-hasher.js';
 
 /**
  * argon2id (memory-hard; OWASP's first choice). Cost defaults to the library's 64 MiB / 3
- * passes; PASSWORD_HASH_MEMORY_KIB lowers it where hashing speed matters more (tests).
+ * passes; PASSWORD_HASH_MEMORY_KIB (ServerConfig) lowers it where hashing speed matters more (tests).
  */
 export class Argon2PasswordHasher extends PasswordHasher {
   private dummy: Promise<string> | null = null;
 
-  constructor(private readonly memoryCost = Number(process.env.PASSWORD_HASH_MEMORY_KIB ?? 65536)) {
+  constructor(private readonly memoryCost = 65536) {
     super();
   }
 

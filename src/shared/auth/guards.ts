@@ -18,7 +18,7 @@ import type { Request, Response } from 'express';
 import { Clock } from '../application/clock.js';
 import { ServerConfig } from '../config/server-config.js';
 import { PUBLIC, REQUIRE, type Requirement } from './decorators.js';
-import { API_BY_USER, rateLimited, SlidingWindowRateLimiter } from '../application/rate-limiter.js';
+import { API_BY_IP, API_BY_USER, rateLimited, SlidingWindowRateLimiter } from '../application/rate-limiter.js';
 
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
 
@@ -71,7 +71,11 @@ function checkAuthorizationHeader(header: string | undefined): void {
   if (pieces[0].trim() === '') throw unauthorized('Invalid API key');
 }
 
-/** Zulip's api_by_user limits (200/min, 2000/h per user), with X-RateLimit-* headers. */
+/**
+ * Zulip's api_by_user limits (200/min, 2000/h per user) and, for unauthenticated API requests
+ * (login included), its api_by_ip limit (100/min per client address; `req.ip`, which follows
+ * X-Forwarded-For only through TRUSTED_PROXIES), with X-RateLimit-* headers.
+ */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   readonly limiter = new SlidingWindowRateLimiter();
@@ -83,13 +87,23 @@ export class RateLimitGuard implements CanActivate {
 
   canActivate(ctx: ExecutionContext): boolean {
     const http = ctx.switchToHttp();
-    const actor = http.getRequest<Request>().user as Actor | undefined;
-    if (!this.config.rateLimiting || actor === undefined) return true;
-    const d = this.limiter.hit(`user:${actor.userId}`, API_BY_USER, this.clock.now().getTime());
+    const req = http.getRequest<Request>();
+    const actor = req.user as Actor | undefined;
+    if (!this.config.rateLimiting) return true;
+    if (actor === undefined && !req.path.startsWith('/api/')) return true; // health checks, pages
+    const d =
+      actor === undefined
+        ? this.limiter.hit(`ip:${clientAddress(req)}`, API_BY_IP, this.clock.now().getTime())
+        : this.limiter.hit(`user:${actor.userId}`, API_BY_USER, this.clock.now().getTime());
     applyRateLimitHeaders(http.getResponse<Response>(), d);
     if (!d.allowed) throw rateLimited(d.retryAfter);
     return true;
   }
+}
+
+/** The client's address: the socket's peer, or what TRUSTED_PROXIES say it is (Express `trust proxy`). */
+export function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 export function applyRateLimitHeaders(

@@ -1,5 +1,6 @@
 import { INVITES_MIN_USER_AGE_DAYS } from '@app/domain/invitations';
 import { isValidEmail } from '@app/domain/users';
+import { availableParallelism } from 'node:os';
 
 /** Version facts the API reports (svc_version, svc_feature_level, svc_merge_base). */
 export const SVC_VERSION = '1.0.0-dev';
@@ -71,6 +72,17 @@ export class ServerConfig {
   readonly zulipClientCompat: boolean;
   /** Characters of keys and values one bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT). */
   readonly userStateSizeLimit: number;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (Express `trust proxy` values:
+   * addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); empty: the socket's peer is the client.
+   */
+  readonly trustedProxies: string[];
+  /** argon2id memory cost of password hashes. */
+  readonly passwordHashMemoryKib: number;
+  /** Password hashes computed at once, server-wide; further ones wait in a queue. */
+  readonly passwordHashConcurrency: number;
+  /** Password hashes that may wait for a free slot; beyond that the request is answered 429. */
+  readonly passwordHashQueue: number;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -120,6 +132,16 @@ export class ServerConfig {
     this.zulipClientCompat = bool(env, 'ZULIP_CLIENT_COMPAT', true);
     this.userStateSizeLimit = int(env, 'USER_STATE_SIZE_LIMIT', 10_000_000);
     if (this.userStateSizeLimit < 0) throw new Error(`USER_STATE_SIZE_LIMIT must not be negative, got "${env.USER_STATE_SIZE_LIMIT}"`);
+    this.trustedProxies = (env.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    this.passwordHashMemoryKib = int(env, 'PASSWORD_HASH_MEMORY_KIB', 65536);
+    this.passwordHashConcurrency = int(env, 'PASSWORD_HASH_CONCURRENCY', availableParallelism());
+    this.passwordHashQueue = int(env, 'PASSWORD_HASH_QUEUE', 32);
+    if (this.passwordHashMemoryKib < 8) throw new Error(`PASSWORD_HASH_MEMORY_KIB must be at least 8, got "${env.PASSWORD_HASH_MEMORY_KIB}"`);
+    if (this.passwordHashConcurrency < 1) throw new Error(`PASSWORD_HASH_CONCURRENCY must be positive, got "${env.PASSWORD_HASH_CONCURRENCY}"`);
+    if (this.passwordHashQueue < 0) throw new Error(`PASSWORD_HASH_QUEUE must not be negative, got "${env.PASSWORD_HASH_QUEUE}"`);
     if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 

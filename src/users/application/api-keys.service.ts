@@ -13,6 +13,9 @@ import {
 import { RealmQueries } from '../../realm/index.js';
 import { UserQueries } from './user.ports.js';
 
+/** The address as the credentials lookup compares it: trimmed, case-insensitive. */
+const normalizedLogin = (username: string) => username.trim().toLowerCase();
+
 const failed = (msg: string, code: string) => new DomainError(msg, code, 'unauthorized');
 
 export interface FetchedApiKey {
@@ -22,8 +25,9 @@ export interface FetchedApiKey {
 }
 
 /**
- * POST /fetch_api_key: email + password → API key. Every attempt on a username counts against
- * its login limit (5 per 30 minutes); a success clears it.
+ * POST /fetch_api_key: email + password → API key. Every attempt on an address counts against
+ * its login limit (5 per 30 minutes); a success clears it. (The per-client-address limit is
+ * the RateLimitGuard's, as for every unauthenticated request.)
  */
 @Injectable()
 export class ApiKeysService {
@@ -43,7 +47,9 @@ export class ApiKeysService {
     onRate: (d: RateDecision) => void,
   ): Promise<FetchedApiKey> {
     if (!isValidEmail(username.trim())) throw new DomainError('Enter a valid email address.');
-    const key = `authenticate_by_username:${username}`;
+    // Keyed as the lookup matches (trimmed, case-insensitive), so no spelling gets fresh tries;
+    // an unknown address is counted just like a known one.
+    const key = `authenticate_by_username:${normalizedLogin(username)}`;
     if (this.config.rateLimiting) {
       const d = this.limiter.hit(key, AUTHENTICATE_BY_USERNAME, this.clock.now().getTime());
       onRate(d);

@@ -41,6 +41,29 @@ describe('login attempts per username', () => {
   });
 });
 
+describe('login attempts per address, however it is spelled', () => {
+  it('counts every spelling of one address (case, surrounding spaces) against one limit', async () => {
+    t.clock.advance(1801);
+    const spellings = ['OWNER@EXAMPLE.COM', ' owner@example.com', 'Owner@Example.com ', '  owner@EXAMPLE.com', OWNER_EMAIL];
+    for (const username of spellings) expect((await login('wrong', username)).status).toBe(401);
+    const res = await login(OWNER_PASSWORD, 'oWnEr@example.COM');
+    expectError(res, 429, 'API usage exceeded rate limit', 'RATE_LIMIT_HIT', { 'retry-after': expect.any(Number) });
+    t.clock.advance(1801);
+    expectSuccess(await login(OWNER_PASSWORD, ' OWNER@example.com'));
+  });
+
+  it('limits an unknown address exactly as a known one', async () => {
+    const spellings = ['nobody@example.com', 'NOBODY@example.com', ' nobody@example.com', 'Nobody@Example.Com', 'nobody@EXAMPLE.COM'];
+    for (const username of spellings) {
+      const res = await login('wrong', username);
+      expectError(res, 401, 'Your username or password is incorrect', 'AUTHENTICATION_FAILED');
+    }
+    const res = await login('wrong', 'NoBody@example.com');
+    expectError(res, 429, 'API usage exceeded rate limit', 'RATE_LIMIT_HIT', { 'retry-after': expect.any(Number) });
+    t.clock.advance(1801);
+  });
+});
+
 describe('API requests per user', () => {
   it('allows 200 requests a minute, then answers 429 with headers', async () => {
     const account = await t.createUser();
@@ -55,5 +78,27 @@ describe('API requests per user', () => {
     expectSuccess(await t.get('users/me'));
     t.clock.advance(61);
     expectSuccess(await t.get('users/me', { as: account }));
+  });
+});
+
+describe('unauthenticated requests per client address', () => {
+  it('allows 100 a minute from one address, whatever X-Forwarded-For claims without TRUSTED_PROXIES', async () => {
+    t.clock.advance(61);
+    for (let i = 0; i < 100; i++) {
+      const res = await t
+        .post('fetch_api_key', { as: null, form: { username: `unknown${i}@example.com`, password: 'wrong' } })
+        .set('X-Forwarded-For', `198.51.100.${i}`);
+      expect(res.status).toBe(401);
+    }
+    const refused = await t
+      .post('fetch_api_key', { as: null, form: { username: OWNER_EMAIL, password: OWNER_PASSWORD } })
+      .set('X-Forwarded-For', '198.51.100.200');
+    expectError(refused, 429, 'API usage exceeded rate limit', 'RATE_LIMIT_HIT', { 'retry-after': expect.any(Number) });
+    expect(refused.body['retry-after']).toBeGreaterThan(0);
+    expect(refused.body['retry-after']).toBeLessThanOrEqual(60);
+    // Authenticated requests count per user, not per address.
+    expectSuccess(await t.get('users/me'));
+    t.clock.advance(61);
+    expectSuccess(await login(OWNER_PASSWORD));
   });
 });
