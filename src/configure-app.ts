@@ -20,6 +20,13 @@ function translateBodyErrors(err: unknown, _req: Request, _res: Response, next: 
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
+  // On every response, errors included: no MIME sniffing, and no full URLs (with their
+  // narrows and upload paths) leaked to other sites in Referer.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    next();
+  });
   app.useBodyParser('json', { limit: '5mb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '5mb', parameterLimit: 10_000 });
   const fieldsOnly = multer({ limits: { fieldSize: 5 << 20, fields: 10_000 } }).none();
