@@ -24,6 +24,13 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // req.ip follows X-Forwarded-For only through the configured proxies (the rightmost untrusted hop).
   const { trustedProxies } = app.get(ServerConfig);
   app.set('trust proxy', trustedProxies.length > 0 ? trustedProxies : false);
+  // On every response, errors included: no MIME sniffing, and no full URLs (with their
+  // narrows and upload paths) leaked to other sites in Referer.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    next();
+  });
   app.useBodyParser('json', { limit: '5mb' });
   app.useBodyParser('urlencoded', { extended: false, limit: '5mb', parameterLimit: 10_000 });
   const fieldsOnly = multer({ limits: { fieldSize: 5 << 20, fields: 10_000 } }).none();

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import request from 'supertest';
 import { inject } from 'vitest';
 import { AppModule } from '../../src/app/app.module.js';
@@ -63,7 +63,8 @@ export class TestApp {
     private readonly databaseName: string,
   ) {}
 
-  static async start(env: Record<string, string> = {}): Promise<TestApp> {
+  /** `logger`: where the app logs (default: nowhere), for tests that read the log. */
+  static async start(env: Record<string, string> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestApp> {
     // One database per test file (each file runs in its own process), copied from the template.
     const databaseName = `${TEST_DB_PREFIX}_p${process.pid}`;
     const databaseUrl = await freshDatabase(inject('adminUrl'), databaseName);
@@ -82,7 +83,7 @@ export class TestApp {
       ...env,
     });
     const clock = new TestClock();
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, pino({ level: 'silent' }))] })
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, logger)] })
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();

@@ -7,6 +7,7 @@ import { CurrentActor, Public, Require } from '../../shared/auth/decorators.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
 import { INTEGER_SEGMENT } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
+import { UPLOAD_CONTENT_SECURITY_POLICY } from '../../shared/http/served-content.js';
 import { EmojiImageStorage } from '../application/realm-emoji.ports.js';
 import { RealmEmojiService } from '../application/realm-emoji.service.js';
 import { presentRealmEmojiMap } from '../application/realm-emoji.views.js';
@@ -64,6 +65,7 @@ export class RealmEmojiController {
     const size = await stat(path).then((s) => s.size, () => null);
     if (size === null) throw new NotFoundException();
     res.setHeader('Content-Type', type);
+    res.setHeader('Content-Security-Policy', UPLOAD_CONTENT_SECURITY_POLICY);
     res.setHeader('Content-Length', String(size));
     res.setHeader('Cache-Control', 'public, max-age=31536000');
     createReadStream(path).on('error', () => res.status(404).end()).pipe(res);

@@ -1,13 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
-import { Controller, Delete, Get, Param, Patch, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Controller, Delete, Get, NotFoundException, Param, Patch, Req, Res, UseInterceptors } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
 import { bool, int, JsonParam, PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
+import { detectServedContent, readHead, UPLOAD_CONTENT_SECURITY_POLICY } from '../../shared/http/served-content.js';
 import { MessageEditService } from '../application/message-edit.service.js';
 import { MessageFlagsService } from '../application/message-flags.service.js';
 import { MessageReadingService } from '../application/message-reading.service.js';
@@ -164,8 +165,12 @@ export class MessageActionsController {
     @Res() res: Response,
   ) {
     const { attachment, file } = await this.uploads.download(actor, `${realmId}/${bucket}/${key}/${name}`);
-    const inline = /^(image\/(png|jpeg|gif|webp)|video\/(mp4|webm)|audio\/|application\/pdf$|text\/plain$)/.test(attachment.contentType);
-    res.setHeader('Content-Type', attachment.contentType);
+    // The type comes from the file's own bytes, never from the uploader's claim or the name.
+    const head = await readHead(file);
+    if (head === null) throw new NotFoundException();
+    const { contentType, inline } = detectServedContent(head);
+    res.setHeader('Content-Type', contentType);
+    res.setHeader('Content-Security-Policy', UPLOAD_CONTENT_SECURITY_POLICY);
     res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(attachment.name)}`);
     res.setHeader('Content-Length', String(attachment.size));
     createReadStream(file).on('error', () => res.status(404).end()).pipe(res);

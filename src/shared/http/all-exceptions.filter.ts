@@ -1,7 +1,7 @@
 import { DomainError } from '@app/domain/shared';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
 import type { Application, Request, Response } from 'express';
-import { AppLogger } from '../logging/logger.js';
+import { AppLogger, redactUrl } from '../logging/logger.js';
 import { errorBody, STATUS_OF } from './error-body.js';
 import { INTEGER_SEGMENT } from './path-params.js';
 
@@ -43,8 +43,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.status(clientError.status).json({ result: 'error', msg: clientError.msg, code: 'BAD_REQUEST' });
       return;
     }
-    this.logger.error({ err: exception, method: req.method, url: req.originalUrl }, 'unhandled error');
-    if (process.env.SVC_DEBUG_ERRORS) console.error(exception);
+    // Through the logger's error serializer: the statement and code of a database error, never its parameters.
+    this.logger.error({ err: exception, method: req.method, url: redactUrl(req.originalUrl) }, 'unhandled error');
     res.status(500).json({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
   }
 }

@@ -32,7 +32,8 @@ describe('uploads', () => {
     const dl = await t.http.get(res.body.url).auth(bob.email, bob.apiKey).buffer(true);
     expect(dl.status).toBe(200);
     expect(dl.headers['content-type']).toBe('application/pdf');
-    expect(dl.headers['content-disposition']).toMatch(/^inline; filename\*=UTF-8''Quarterly%20report%20\(final\)\.pdf$/);
+    // A browser renders PDF as a document with scripts: downloaded, never shown inline.
+    expect(dl.headers['content-disposition']).toMatch(/^attachment; filename\*=UTF-8''Quarterly%20report%20\(final\)\.pdf$/);
     expect(dl.body.toString()).toBe('%PDF-1.4 fake');
     expect((await t.get('messages', { as: bob, query: { anchor: 'newest', num_before: 5, narrow: [['has', 'attachment']] } })).body.messages.map((m: { id: number }) => m.id)).toEqual([id]);
 
@@ -113,5 +114,64 @@ describe('uploads', () => {
       .attach('a', Buffer.from('1'), 'a.txt')
       .attach('b', Buffer.from('2'), 'b.txt');
     expectError(two, 400, 'You may only upload one file at a time');
+  });
+});
+
+describe('how uploads are served', () => {
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201c5e0c6f80000000049454e44ae426082', 'hex');
+  const uploadAs = (name: string, body: Buffer | string, contentType: string) =>
+    t.http.post('/api/v1/user_uploads').auth(alice.email, alice.apiKey).attach('file', Buffer.from(body), { filename: name, contentType });
+  const download = async (name: string, body: Buffer | string, contentType: string) => {
+    const up = await uploadAs(name, body, contentType);
+    expectSuccess(up);
+    await sendDirect(t, alice, [bob.id], `[f](${up.body.url})`);
+    const dl = await t.http.get(up.body.url).auth(bob.email, bob.apiKey).buffer(true);
+    expect(dl.status).toBe(200);
+    expect(dl.headers['x-content-type-options']).toBe('nosniff');
+    expect(dl.headers['content-security-policy']).toMatch(/^default-src 'none';.*\bsandbox\b/);
+    return dl;
+  };
+
+  it('serves a script claimed as image/png as neither HTML nor inline', async () => {
+    const dl = await download('cat.png', '<script>alert(document.cookie)</script>', 'image/png');
+    expect(dl.headers['content-type']).not.toMatch(/html|image\/png|svg|xml/);
+    expect(dl.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(dl.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(dl.text).toBe('<script>alert(document.cookie)</script>');
+  });
+
+  it('trusts the bytes, not the claimed type or name', async () => {
+    const png = await download('page.html', PNG, 'text/html');
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.headers['content-disposition']).toMatch(/^inline;/);
+
+    for (const [name, body, claimed] of [
+      ['drawing.svg', '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml'],
+      ['page.html', '\ufeff  <!DOCTYPE html><html><body onload="alert(1)"></body></html>', 'text/html'],
+      ['feed.xml', '<?xml version="1.0"?><feed/>', 'application/xml'],
+      ['doc.pdf', '%PDF-1.7 with /JavaScript inside', 'image/png'],
+      ['blob.bin', Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0]), 'image/jpeg'],
+    ] as const) {
+      const dl = await download(name, body, claimed);
+      expect(dl.headers['content-type'], name).not.toMatch(/html|svg|xml|image\/jpeg/);
+      expect(dl.headers['content-disposition'], name).toMatch(/^attachment;/);
+    }
+
+    const text = await download('notes.txt', 'just some notes, 2 < 3', 'application/octet-stream');
+    expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(text.headers['content-disposition']).toMatch(/^inline;/);
+  });
+
+  it('sends nosniff and a Referrer-Policy on every response', async () => {
+    const responses = {
+      public: await t.http.get('/api/v1/server_settings'),
+      authenticated: await t.get('users/me', { as: alice }),
+      'unknown route': await t.http.get('/api/v1/no/such/route'),
+      unauthenticated: await t.get('users/me', { as: null }),
+    };
+    for (const [what, res] of Object.entries(responses)) {
+      expect(res.headers['x-content-type-options'], what).toBe('nosniff');
+      expect(res.headers['referrer-policy'], what).toBe('strict-origin-when-cross-origin');
+    }
   });
 });

@@ -86,6 +86,8 @@ describe('POST /realm/emoji/{emoji_name}', () => {
     const image = await t.http.get(added.source_url as string).buffer(true);
     expect(image.status).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['content-security-policy']).toMatch(/^default-src 'none';.*\bsandbox\b/);
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(Buffer.compare(image.body as Buffer, PNG)).toBe(0);
     expect((await t.http.get(`/user_avatars/${realmId}/emoji/images/00000000.png`)).status).toBe(404);
 
