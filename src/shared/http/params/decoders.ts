@@ -22,6 +22,57 @@ export const str =
     return v;
   };
 
+/**
+ * The one rule for text: a NUL byte (which PostgreSQL cannot store in text) or an unpaired
+ * UTF-16 surrogate (which has no UTF-8 form) anywhere in a parameter's text is refused.
+ */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const invalidText = (path: string): DomainError => paramError(`Invalid characters in ${path}`);
+
+/**
+ * Checks every string of a decoded parameter value (a plain string, or the strings and keys
+ * inside a JSON value), naming the first bad one by its path. `allowNul` leaves NUL to a
+ * domain rule that has Zulip's own text for it (message content, topics).
+ */
+export function checkText(value: unknown, path: string, o: { allowNul?: boolean } = {}): void {
+  const bad = { test: (s: string) => (!o.allowNul && s.includes('\u0000')) || UNPAIRED_SURROGATE.test(s) };
+  const visit = (v: unknown, at: string): void => {
+    if (typeof v === 'string') {
+      if (bad.test(v)) throw invalidText(at);
+    } else if (Array.isArray(v)) {
+      v.forEach((e, i) => visit(e, `${at}[${i}]`));
+    } else if (typeof v === 'object' && v !== null && !(v instanceof JsonFloat)) {
+      for (const [k, e] of Object.entries(v)) {
+        if (bad.test(k)) throw invalidText(at);
+        visit(e, `${at}[${JSON.stringify(k)}]`);
+      }
+    }
+  };
+  visit(value, path);
+}
+
+/** The id columns are PostgreSQL `integer` (serial): an id outside them names nothing. */
+export const ID_MIN = -2_147_483_648;
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * The one rule for ids: an integer within the id columns' range. (Zulip's sentinels such as
+ * `-1` for "none" stay accepted; a negative id that names nothing gets the endpoint's own
+ * not-found error.)
+ */
+export const id = (): Decoder<number> => int({ min: ID_MIN, max: ID_MAX });
+
+/** Numbers in a free-form value (a narrow operand) are ids: each must fit the id columns. */
+export function checkIds(value: unknown, path: string): void {
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && value > ID_MAX) throw paramError(`${path} is too large`);
+    if (Number.isInteger(value) && value < ID_MIN) throw paramError(`${path} is too small`);
+  } else if (Array.isArray(value)) {
+    value.forEach((e, i) => checkIds(e, `${path}[${i}]`));
+  }
+}
+
 export const bool = (): Decoder<boolean> => (v, path) => {
   if (typeof v !== 'boolean') throw paramError(`${path} is not a boolean`);
   return v;
