@@ -3,7 +3,7 @@ import type { Actor } from '@app/domain/users';
 import { Controller, Get, Param, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
-import { bool, id, int, JsonParam, list, parseParams, PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
+import { bool, int, JsonParam, list, parseParams, PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import type { NarrowTerm } from '../application/message-queries.js';
@@ -23,7 +23,7 @@ class RenderDto {
   @PlainParam(str({ maxLength: MAX_MESSAGE_LENGTH })) content: string;
 }
 class UserTopicDto {
-  @JsonParam(id()) stream_id: number;
+  @JsonParam(int()) stream_id: number;
   @PlainParam(str({ maxLength: MAX_TOPIC_LENGTH })) topic: string;
   @JsonParam(int({ oneOf: VISIBILITY_POLICIES })) visibility_policy: number;
 }
