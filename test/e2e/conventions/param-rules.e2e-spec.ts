@@ -115,4 +115,11 @@ describe('id parameters stay within the id columns', () => {
     const res = await t.get('messages', { as: alice, query: { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify(narrow) } });
     expectError(res, 400, error);
   });
+
+  it('an id written as a string in a narrow gets the narrow\'s own answer, not a 500', async () => {
+    for (const narrow of [[['id', String(HUGE)]], [['channel', String(HUGE)]], [['sender', String(HUGE)]]]) {
+      const res = await t.get('messages', { as: alice, query: { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify(narrow) } });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+    }
+  });
 });
