@@ -5,7 +5,6 @@ import {
   bool,
   type Decoder,
   dict,
-  id,
   int,
   JsonParam,
   LenientJsonParam,
@@ -125,7 +124,7 @@ export class UpdateChannelDto {
 type SettingUpdate = { new: GroupSettingValue; old?: GroupSettingValue };
 
 export class SubscriptionPropertiesDto {
-  @JsonParam(list(dict({ stream_id: { decoder: id() }, property: { decoder: str() }, value: { decoder: (v) => v } })))
+  @JsonParam(list(dict({ stream_id: { decoder: int() }, property: { decoder: str() }, value: { decoder: (v) => v } })))
   subscription_data: { stream_id: number; property: string; value: unknown }[];
 }
 
@@ -135,7 +134,7 @@ export class SubscriptionPropertyDto {
 }
 
 export class MutedTopicDto {
-  @JsonParam(id(), { optional: true }) stream_id?: number;
+  @JsonParam(int(), { optional: true }) stream_id?: number;
   @PlainParam(str(), { optional: true }) stream?: string;
   @PlainParam(str()) @MaxChars(60) topic: string;
   @PlainParam(literal(['add', 'remove'] as const)) op: 'add' | 'remove';
@@ -160,7 +159,7 @@ export class SubscriptionsDto {
 
 /** POST and DELETE /default_streams. */
 export class DefaultStreamDto {
-  @JsonParam(id()) stream_id: number;
+  @JsonParam(int()) stream_id: number;
 }
 
 export class StreamIdDto {

@@ -1,9 +1,6 @@
 import {
   bool,
-  checkIds,
   type Decoder,
-  ID_MAX,
-  id,
   int,
   JsonParam,
   LenientJsonParam,
@@ -18,8 +15,8 @@ import type { NarrowTerm } from '../application/message-queries.js';
 export class SendMessageDto {
   @PlainParam(literal(['direct', 'private', 'channel', 'stream'] as const)) type: 'direct' | 'private' | 'channel' | 'stream';
   @LenientJsonParam((v) => v, { optional: true }) to?: unknown;
-  @PlainParam(str(), { domainNulRule: true }) content: string;
-  @PlainParam(str(), { optional: true, aliases: ['subject'], domainNulRule: true }) topic?: string;
+  @PlainParam(str()) content: string;
+  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
   @PlainParam(str(), { optional: true }) queue_id?: string;
   @PlainParam(str(), { optional: true }) local_id?: string;
   @JsonParam(bool(), { optional: true }) read_by_sender?: boolean;
@@ -30,12 +27,8 @@ export class SendMessageDto {
 export const narrowDecoder: Decoder<NarrowTerm[]> = (v, path) => {
   if (!Array.isArray(v)) throw paramError(`${path} is not a list`);
   return v.map((e, i) => {
-    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string') {
-      checkIds(e[1], `${path}[${i}][1]`);
-      return { operator: e[0], operand: e[1], negated: false };
-    }
+    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string') return { operator: e[0], operand: e[1], negated: false };
     if (typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.operator === 'string' && 'operand' in e) {
-      checkIds(e.operand, `${path}[${i}]["operand"]`);
       if (e.negated !== undefined && typeof e.negated !== 'boolean') throw paramError(`${path}[${i}]["negated"] is not a boolean`);
       return { operator: e.operator, operand: e.operand, negated: e.negated === true };
     }
@@ -52,7 +45,7 @@ export class GetMessagesDto {
   @JsonParam(bool(), { default: true }) client_gravatar: boolean;
   @JsonParam(bool(), { default: true }) apply_markdown: boolean;
   @JsonParam(bool(), { optional: true }) use_first_unread_anchor?: boolean;
-  @JsonParam(list(id()), { optional: true }) message_ids?: number[];
+  @JsonParam(list(int()), { optional: true }) message_ids?: number[];
   @JsonParam(bool(), { default: false }) allow_empty_topic_name: boolean;
 }
 
@@ -62,19 +55,19 @@ export class GetMessageDto {
 }
 
 export class UpdateFlagsDto {
-  @JsonParam(list(id())) messages: number[];
+  @JsonParam(list(int())) messages: number[];
   @PlainParam(str()) op: string;
   @PlainParam(str()) flag: string;
 }
 
 export class EditMessageDto {
-  @PlainParam(str(), { optional: true, aliases: ['subject'], domainNulRule: true }) topic?: string;
-  @JsonParam(int({ min: 0, max: ID_MAX }), { optional: true }) stream_id?: number;
+  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  @JsonParam(int({ min: 0 }), { optional: true }) stream_id?: number;
   @PlainParam(literal(['change_one', 'change_later', 'change_all'] as const), { default: 'change_one' })
   propagate_mode: 'change_one' | 'change_later' | 'change_all';
   @JsonParam(bool(), { default: false }) send_notification_to_old_thread: boolean;
   @JsonParam(bool(), { default: true }) send_notification_to_new_thread: boolean;
-  @PlainParam(str(), { optional: true, domainNulRule: true }) content?: string;
+  @PlainParam(str(), { optional: true }) content?: string;
   @PlainParam(str(), { optional: true }) prev_content_sha256?: string;
 }
 

@@ -22,57 +22,6 @@ export const str =
     return v;
   };
 
-/**
- * The one rule for text: a NUL byte (which PostgreSQL cannot store in text) or an unpaired
- * UTF-16 surrogate (which has no UTF-8 form) anywhere in a parameter's text is refused.
- */
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-export const invalidText = (path: string): DomainError => paramError(`Invalid characters in ${path}`);
-
-/**
- * Checks every string of a decoded parameter value (a plain string, or the strings and keys
- * inside a JSON value), naming the first bad one by its path. `allowNul` leaves NUL to a
- * domain rule that has Zulip's own text for it (message content, topics).
- */
-export function checkText(value: unknown, path: string, o: { allowNul?: boolean } = {}): void {
-  const bad = { test: (s: string) => (!o.allowNul && s.includes('\u0000')) || UNPAIRED_SURROGATE.test(s) };
-  const visit = (v: unknown, at: string): void => {
-    if (typeof v === 'string') {
-      if (bad.test(v)) throw invalidText(at);
-    } else if (Array.isArray(v)) {
-      v.forEach((e, i) => visit(e, `${at}[${i}]`));
-    } else if (typeof v === 'object' && v !== null && !(v instanceof JsonFloat)) {
-      for (const [k, e] of Object.entries(v)) {
-        if (bad.test(k)) throw invalidText(at);
-        visit(e, `${at}[${JSON.stringify(k)}]`);
-      }
-    }
-  };
-  visit(value, path);
-}
-
-/** The id columns are PostgreSQL `integer` (serial): an id outside them names nothing. */
-export const ID_MIN = -2_147_483_648;
-export const ID_MAX = 2_147_483_647;
-
-/**
- * The one rule for ids: an integer within the id columns' range. (Zulip's sentinels such as
- * `-1` for "none" stay accepted; a negative id that names nothing gets the endpoint's own
- * not-found error.)
- */
-export const id = (): Decoder<number> => int({ min: ID_MIN, max: ID_MAX });
-
-/** Numbers in a free-form value (a narrow operand) are ids: each must fit the id columns. */
-export function checkIds(value: unknown, path: string): void {
-  if (typeof value === 'number') {
-    if (Number.isInteger(value) && value > ID_MAX) throw paramError(`${path} is too large`);
-    if (Number.isInteger(value) && value < ID_MIN) throw paramError(`${path} is too small`);
-  } else if (Array.isArray(value)) {
-    value.forEach((e, i) => checkIds(e, `${path}[${i}]`));
-  }
-}
-
 export const bool = (): Decoder<boolean> => (v, path) => {
   if (typeof v !== 'boolean') throw paramError(`${path} is not a boolean`);
   return v;
@@ -162,33 +111,42 @@ export class JsonFloat {
   constructor(readonly value: number) {}
 }
 
-/**
- * One left-to-right native scan over the text: a JSON string (kept as it is, so digits inside
- * strings are never touched) or a number token. The string branch is the unrolled
- * `"[^"\\]*(?:\\.[^"\\]*)*"`, so no per-character backtracking state is kept.
- */
-const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
-
-/** Marks a float token: an array `[MARK, value]` that no JSON text produces from a string key. */
-const FLOAT_MARK = '\u0000svc-float';
+const FLOAT_KEY = '\u0000svc-float';
 
 /**
- * JSON.parse that keeps `5.0` distinguishable from `5` (as Python's json module does). The
- * text is checked and parsed by JSON.parse; before that, one regular-expression pass wraps each
- * fraction/exponent number token as `["\u0000svc-float",<token>]`, and JSON.parse's reviver
- * turns those into JsonFloat. Linear in the input. Integers above 2^53 stay (rounded) numbers,
- * which the int decoder refuses as "is not an integer".
+ * JSON.parse that keeps `5.0` distinguishable from `5` (as Python's json module does), by
+ * wrapping fraction/exponent number tokens in JsonFloat.
  */
 export function parseJson(text: string): unknown {
-  let floats = 0;
-  const marked = text.replace(TOKENS, (token: string, fraction?: string, exponent?: string) => {
-    if (fraction === undefined && exponent === undefined) return token;
-    floats++;
-    return `[${JSON.stringify(FLOAT_MARK)},${token}]`;
-  });
-  if (floats === 0) return JSON.parse(text);
-  const value: unknown = JSON.parse(marked, (_k, v: unknown) =>
-    Array.isArray(v) && v.length === 2 && v[0] === FLOAT_MARK && typeof v[1] === 'number' ? new JsonFloat(v[1]) : v,
+  let marked = '';
+  let inString = false;
+  let changed = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      marked += c;
+      if (c === '\\') marked += text[++i] ?? '';
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      marked += c;
+      continue;
+    }
+    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (m && (c === '-' || (c >= '0' && c <= '9'))) {
+      if (m[1] !== undefined || m[2] !== undefined) {
+        marked += `{${JSON.stringify(FLOAT_KEY)}:${m[0]}}`;
+        changed = true;
+      } else marked += m[0];
+      i += m[0].length - 1;
+      continue;
+    }
+    marked += c;
+  }
+  if (!changed) return JSON.parse(text);
+  return JSON.parse(marked, (_k, v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && FLOAT_KEY in v ? new JsonFloat(v[FLOAT_KEY]) : v,
   );
-  return value;
 }

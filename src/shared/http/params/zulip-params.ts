@@ -9,7 +9,7 @@ import {
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Request } from 'express';
-import { checkText, type Decoder, parseJson } from './decoders.js';
+import { type Decoder, parseJson } from './decoders.js';
 import { markParamsRead } from './request-params.js';
 
 /**
@@ -26,8 +26,6 @@ export interface ParamOptions {
   optional?: boolean;
   /** Other accepted names; sending two of them is REQUEST_CONFUSING_VAR. */
   aliases?: readonly string[];
-  /** NUL in this text is left to a domain rule with Zulip's own message (content, topics). */
-  domainNulRule?: boolean;
 }
 
 interface ParamSpec {
@@ -37,7 +35,6 @@ interface ParamSpec {
   required: boolean;
   default: unknown;
   aliases: readonly string[];
-  allowNul: boolean;
 }
 
 const SPECS = Symbol('svc:params');
@@ -53,7 +50,6 @@ function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOpt
       required: !o.optional && !('default' in o),
       default: o.default,
       aliases: o.aliases ?? [],
-      allowNul: o.domainNulRule === true,
     });
   };
 }
@@ -99,20 +95,14 @@ function lookup(req: Request, spec: ParamSpec): { name: string; raw: unknown } |
 }
 
 function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
-  const text = { allowNul: spec.allowNul };
-  if (typeof raw !== 'string' || spec.encoding === 'plain') {
-    checkText(raw, name, text);
-    return spec.decoder(raw, name);
-  }
+  if (typeof raw !== 'string' || spec.encoding === 'plain') return spec.decoder(raw, name);
   let parsed: unknown;
   try {
     parsed = parseJson(raw);
   } catch {
-    checkText(raw, name, text);
     if (spec.encoding === 'lenient') return spec.decoder(raw, name);
     throw new DomainError(`${name} is not valid JSON`);
   }
-  checkText(parsed, name, text);
   return spec.decoder(parsed, name);
 }
 
@@ -122,7 +112,7 @@ function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
  */
 export function decodeJsonParam<T>(name: string, value: unknown, decoder: Decoder<T>): T | undefined {
   if (value === undefined) return undefined;
-  return decode({ encoding: 'json', decoder, allowNul: false } as ParamSpec, name, value) as T;
+  return decode({ encoding: 'json', decoder } as ParamSpec, name, value) as T;
 }
 
 /** Reads one DTO's parameters from the request; the first failure in declaration order wins. */
