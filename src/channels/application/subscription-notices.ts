@@ -67,16 +67,17 @@ export class SubscriptionNotices {
     if (direct.length > 0) await this.bot.sendDirect(tx, realmId, direct, [caller], now);
 
     const notices: ChannelNoticeText[] = [];
-    if (o.announce && o.created.length > 0) {
-      const target = (await tx.realms.get(realmId)).newStreamAnnouncementsStreamId;
-      if (target !== null && (await tx.channels.activeChannelIds(realmId, [target])).has(target)) {
+    if (o.created.length > 0) {
+      const realm = await tx.realms.get(realmId);
+      const target = realm.newStreamAnnouncementsStreamId;
+      if (o.announce && target !== null && (await tx.channels.activeChannelIds(realmId, [target])).has(target)) {
         notices.push(newChannelsAnnouncement(target, o.created.map((c) => ({ id: c.id, name: c.name })), caller));
       }
-    }
-    if (o.created.length > 0 && (await tx.realms.get(realmId)).sendChannelEventsMessages) {
-      for (const c of o.created) {
-        const notice = channelCreatedNotice(c.snapshot(), caller);
-        if (notice !== null) notices.push(notice);
+      if (realm.sendChannelEventsMessages) {
+        for (const c of o.created) {
+          const notice = channelCreatedNotice(c.snapshot(), caller);
+          if (notice !== null) notices.push(notice);
+        }
       }
     }
     if (notices.length > 0) await this.bot.postInChannels(tx, realmId, notices, [caller.id], [caller], now);

@@ -1,3 +1,4 @@
+import { noticeHashEncode, silentMention } from '../shared/text.js';
 import type { ChannelState } from './channel.js';
 import type { TopicsPolicy } from './channel-settings.js';
 
@@ -31,8 +32,6 @@ export interface ChannelNoticeText {
   content: string;
 }
 
-const silentMention = (u: Person): string => `@_**${u.fullName}|${u.id}**`;
-const hashEncode = (s: string): string => encodeURIComponent(s).replace(/\./g, '%2E').replace(/%/g, '.');
 
 /**
  * Zulip's get_stream_link_syntax: `#**name**`, or a plain Markdown link when the name would
@@ -41,7 +40,7 @@ const hashEncode = (s: string): string => encodeURIComponent(s).replace(/\./g, '
 export function channelLinkSyntax(c: { id: number; name: string }): string {
   if (!/[`>*&]|\$\$/.test(c.name)) return `#**${c.name}**`;
   const text = c.name.replace(/([\\[\]])/g, '\\$1');
-  return `[#${text}](#narrow/channel/${c.id}-${hashEncode(c.name.replace(/ /g, '-'))})`;
+  return `[#${text}](#narrow/channel/${c.id}-${noticeHashEncode(c.name.replace(/ /g, '-'))})`;
 }
 
 /**

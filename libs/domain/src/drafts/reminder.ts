@@ -2,7 +2,7 @@ import { normaliseContent } from '../messages/content.js';
 import { LIMITS } from '../realm/realm-settings.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../realm/realm-settings.js';
 import { badRequest, DomainError } from '../shared/domain-error.js';
-import { codePointLength } from '../shared/text.js';
+import { codePointLength, silentMention } from '../shared/text.js';
 import { truncateText } from './draft.js';
 
 /**
@@ -120,7 +120,6 @@ export function unusedFence(text: string): string {
   return '`'.repeat(length);
 }
 
-const silentMention = (u: { id: number; fullName: string }): string => `@_**${u.fullName}|${u.id}**`;
 
 /**
  * The reminder's text (Zulip's get_reminder_formatted_content), checked like a message's content.

@@ -1,3 +1,4 @@
+import { noticeHashEncode, silentMention } from '../shared/text.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../realm/realm-settings.js';
 import type { TopicMove } from './topic-move.js';
 
@@ -17,8 +18,6 @@ export interface NoticeChannel {
 }
 
 /** Zulip's hash encoding of narrow URLs (encodeURIComponent with `%` → `.`). */
-const hashEncode = (s: string) => encodeURIComponent(s).replace(/\./g, '%2E').replace(/%/g, '.');
-const silentMention = (u: { id: number; fullName: string }) => `@_**${u.fullName}|${u.id}**`;
 const topicLink = (c: NoticeChannel, topic: string) => `#**${c.name}>${topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : topic}**`;
 
 /** A topic-only resolve toggle gets a resolve notice instead of move notices (spec 11 §1.6). */
@@ -64,7 +63,7 @@ export function moveNotices(move: TopicMove, r: MoveNoticeRequest): ChannelNotic
   }
   if (r.notifyNewThread && (move.channelChanged || move.resolve === null)) {
     const slug = r.destination.name.replace(/ /g, '-');
-    const link = `#narrow/channel/${r.destination.id}-${hashEncode(slug)}/topic/${hashEncode(move.to.topic)}/near/${move.messageIds[0]}`;
+    const link = `#narrow/channel/${r.destination.id}-${noticeHashEncode(slug)}/topic/${noticeHashEncode(move.to.topic)}/near/${move.messageIds[0]}`;
     const content =
       move.wholeTopic && !move.destinationTopicExisted
         ? `This topic was moved here from ${oldLoc} by ${user}.`

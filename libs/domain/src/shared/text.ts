@@ -14,3 +14,9 @@ export function strip(s: string): string {
 export function hasUnprintable(s: string): boolean {
   return /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u.test(s);
 }
+
+/** Zulip's silent_mention_syntax_for_user: `@_**Full Name|id**` (names the user, notifies nobody). */
+export const silentMention = (u: { id: number; fullName: string }): string => `@_**${u.fullName}|${u.id}**`;
+
+/** The hash encoding of narrow links in notices (encodeURIComponent with `.` encoded, then `%` → `.`). */
+export const noticeHashEncode = (s: string): string => encodeURIComponent(s).replace(/\./g, '%2E').replace(/%/g, '.');
