@@ -167,9 +167,18 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     return settled;
   }
 
+  /**
+   * Drops journal rows older than any queue needs, except each organization's newest: the next
+   * event is numbered after it, so cursors of every process stay valid (numbering restarting at 1
+   * would hide the organization's next events from them).
+   */
   private async prune(): Promise<void> {
     await this.ds
-      .query(`${BACKGROUND_SQL}DELETE FROM events WHERE created < now() - make_interval(mins => $1)`, [RETENTION_MINUTES])
-      .catch(() => undefined);
+      .query(
+        `${BACKGROUND_SQL}DELETE FROM events e WHERE e.created < now() - make_interval(mins => $1)
+           AND e.seq < (SELECT max(n.seq) FROM events n WHERE n.realm_id = e.realm_id)`,
+        [RETENTION_MINUTES],
+      )
+      .catch((err) => this.logger.warn({ err }, 'event journal prune failed'));
   }
 }

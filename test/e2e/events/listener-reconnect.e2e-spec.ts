@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { DataSource } from 'typeorm';
 import { inject } from 'vitest';
 import { LISTENER_APPLICATION_NAME, reconnectDelayMs } from '../../../src/events/persistence/pg-event-listener.js';
 import { Scheduler } from '../../../src/shared/application/scheduler.js';
@@ -111,6 +112,22 @@ it('backs off with growing delays while the database refuses connections, and ca
   expect(scheduler.delays[4]).toBeGreaterThan(scheduler.delays[0]);
   expect(scheduler.pending).toBe(0);
 }, 60_000);
+
+it('prunes old journal rows but keeps each organization numbering on, so later events still arrive', async () => {
+  const client = await EventClient.register(t, t.owner, { event_types: ['message'] });
+  const first = await sendDirect(t, undefined, [t.owner.id], 'before a quiet hour');
+  expect(await receivedIds(client, 1)).toEqual([first]);
+  const newest = async () => (await t.app.get(DataSource).query(`SELECT max(seq)::int AS seq, count(*)::int AS n FROM events`))[0];
+  const before = await newest();
+  // An hour and more passes without events: the periodic prune removes what is older.
+  await t.app.get(DataSource).query(`UPDATE events SET created = now() - interval '2 hours'`);
+  scheduler.runRepeating();
+  await vi.waitFor(async () => expect((await newest()).n).toBeLessThan(before.n), { timeout: 10_000, interval: 25 });
+  expect(await newest()).toEqual({ seq: before.seq, n: 1 });
+
+  const later = await sendDirect(t, undefined, [t.owner.id], 'after a quiet hour');
+  expect(await receivedIds(client, 1)).toEqual([later]);
+});
 
 it('spreads and caps the reconnection delay', () => {
   expect(reconnectDelayMs(1, 0)).toBeLessThan(reconnectDelayMs(1, 0.99));
