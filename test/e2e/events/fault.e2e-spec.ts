@@ -55,7 +55,7 @@ it('keeps every acknowledged message, delivers each once, answers 503 meanwhile 
     }
   };
   const senders = Array.from({ length: SENDERS }, (_, i) => sender(i));
-  const conditions = { timeout: 20_000, interval: 20 };
+  const conditions = { timeout: 60_000, interval: 20 };
   try {
     await vi.waitFor(() => expect(everySender('before', true)).toBe(true), conditions);
 
@@ -108,7 +108,7 @@ it('keeps every acknowledged message, delivers each once, answers 503 meanwhile 
   // Exactly once each: the acknowledged ones, and any whose answer was lost but which committed.
   expect(new Set(delivered).size).toBe(delivered.length);
   expect([...delivered].sort((a, b) => a - b)).toEqual([...stored, sentinel.body.id].sort((a, b) => a - b));
-}, 120_000);
+}, 240_000);
 
 /** Ids of the messages this test's senders stored, read through the server's own database. */
 async function storedMessageIds(): Promise<number[]> {
