@@ -2,13 +2,22 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source.js';
 import { ServerConfig } from '../shared/config/server-config.js';
+import { AppLogger } from '../shared/logging/logger.js';
 import { StatementCounter } from '../shared/persistence/statement-counter.js';
 
 const MIGRATION_LOCK = 0x5ec0002;
 
-/** Opens the pool and applies pending migrations (serialised across servers by an advisory lock). */
-export async function openDataSource(url: string, counter?: StatementCounter): Promise<DataSource> {
-  const ds = new DataSource({ ...dataSourceOptions(url), ...(counter ? { logging: ['query'], logger: counter } : {}) });
+/**
+ * Opens the pool and applies pending migrations (serialised across servers by an advisory lock).
+ * An idle pooled connection that breaks (the database restarted, its backend was terminated) is
+ * dropped by the pool and reported to `logger`; the next request opens a fresh one.
+ */
+export async function openDataSource(url: string, counter?: StatementCounter, logger?: AppLogger): Promise<DataSource> {
+  const ds = new DataSource({
+    ...dataSourceOptions(url),
+    ...(counter ? { logging: ['query'], logger: counter } : {}),
+    ...(logger ? { poolErrorHandler: (err: unknown) => logger.warn({ err }, 'idle database connection lost') } : {}),
+  });
   await ds.initialize();
   const runner = ds.createQueryRunner();
   try {
@@ -25,10 +34,10 @@ export const statementCounterProvider = { provide: StatementCounter, useValue: n
 
 export const dataSourceProvider = {
   provide: DataSource,
-  inject: [ServerConfig, StatementCounter],
-  useFactory: (config: ServerConfig, counter: StatementCounter) => {
+  inject: [ServerConfig, StatementCounter, AppLogger],
+  useFactory: (config: ServerConfig, counter: StatementCounter, logger: AppLogger) => {
     if (!config.databaseUrl) throw new Error('no database URL: set DATABASE_URL or start the embedded database');
-    return openDataSource(config.databaseUrl, config.countStatements ? counter : undefined);
+    return openDataSource(config.databaseUrl, config.countStatements ? counter : undefined, logger);
   },
 };
 

@@ -5,6 +5,7 @@ import { Clock, SystemClock } from '../shared/application/clock.js';
 import { DatabaseHealth } from '../shared/application/database-health.js';
 import { BoundedPasswordHasher } from '../shared/application/bounded-password-hasher.js';
 import { PasswordHasher } from '../shared/application/password-hasher.js';
+import { Scheduler, SystemScheduler } from '../shared/application/scheduler.js';
 import { CryptoSecrets, Secrets } from '../shared/application/secrets.js';
 import { UnitOfWork } from '../shared/application/unit-of-work.js';
 import { Argon2PasswordHasher } from '../shared/auth/argon2-password-hasher.js';
@@ -25,6 +26,7 @@ export class KernelModule {
       { provide: ServerConfig, useValue: config },
       { provide: AppLogger, useValue: logger },
       { provide: Clock, useClass: SystemClock },
+      { provide: Scheduler, useClass: SystemScheduler },
       { provide: Secrets, useClass: CryptoSecrets },
       {
         provide: PasswordHasher,

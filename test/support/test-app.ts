@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger, pino } from 'pino';
 import request from 'supertest';
@@ -63,8 +63,15 @@ export class TestApp {
     private readonly databaseName: string,
   ) {}
 
-  /** `logger`: where the app logs (default: nowhere), for tests that read the log. */
-  static async start(env: Record<string, string> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestApp> {
+  /**
+   * `logger`: where the app logs (default: nowhere), for tests that read the log; `override`:
+   * replaces further providers (e.g. the Scheduler) before the module is compiled.
+   */
+  static async start(
+    env: Record<string, string> = {},
+    logger: Logger = pino({ level: 'silent' }),
+    override: (b: TestingModuleBuilder) => TestingModuleBuilder = (b) => b,
+  ): Promise<TestApp> {
     // One database per test file (each file runs in its own process), copied from the template.
     const databaseName = `${TEST_DB_PREFIX}_p${process.pid}`;
     const databaseUrl = await freshDatabase(inject('adminUrl'), databaseName);
@@ -83,10 +90,7 @@ export class TestApp {
       ...env,
     });
     const clock = new TestClock();
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, logger)] })
-      .overrideProvider(Clock)
-      .useValue(clock)
-      .compile();
+    const moduleRef = await override(Test.createTestingModule({ imports: [AppModule.register(config, logger)] }).overrideProvider(Clock).useValue(clock)).compile();
     const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false }));
     await app.init();
     const t = new TestApp(app, clock, databaseUrl, databaseName);

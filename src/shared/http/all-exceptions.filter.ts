@@ -1,20 +1,27 @@
 import { DomainError } from '@app/domain/shared';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
 import type { Application, Request, Response } from 'express';
+import { DatabaseHealth } from '../application/database-health.js';
 import { AppLogger, redactUrl } from '../logging/logger.js';
 import { errorBody, STATUS_OF } from './error-body.js';
 import { INTEGER_SEGMENT } from './path-params.js';
 
 export const WWW_AUTHENTICATE = 'Basic realm="zulip"';
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The one place where errors become responses: DomainErrors (rules, parameters, auth) with
  * their status; unknown routes as JSON 404, or 405 with `allowed_methods` when the path exists
- * for other methods; malformed bodies as 400; anything else is logged and becomes a 500.
+ * for other methods; malformed bodies as 400; a lost or refused database connection as 503
+ * (nothing was acknowledged, the client may retry); anything else is logged and becomes a 500.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  constructor(private readonly logger: AppLogger) {}
+  constructor(
+    private readonly logger: AppLogger,
+    private readonly database: DatabaseHealth,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -41,6 +48,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const clientError = asClientError(exception);
     if (clientError !== null) {
       res.status(clientError.status).json({ result: 'error', msg: clientError.msg, code: 'BAD_REQUEST' });
+      return;
+    }
+    if (this.database.isOutage(exception)) {
+      this.logger.warn({ err: exception, method: req.method, url: redactUrl(req.originalUrl) }, 'database unavailable');
+      res.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      res.status(503).json({ result: 'error', msg: 'Service temporarily unavailable; try again later.', code: 'SERVICE_UNAVAILABLE' });
       return;
     }
     // Through the logger's error serializer: the statement and code of a database error, never its parameters.

@@ -1,0 +1,137 @@
+import type pg from 'pg';
+import { DataSource } from 'typeorm';
+import { inject } from 'vitest';
+import { LISTENER_APPLICATION_NAME, reconnectDelayMs } from '../../../src/events/persistence/pg-event-listener.js';
+import { Scheduler } from '../../../src/shared/application/scheduler.js';
+import { adminClient } from '../../support/databases.js';
+import { EventClient } from '../../support/events.js';
+import { ManualScheduler } from '../../support/manual-scheduler.js';
+import { sendDirect } from '../../support/messages.js';
+import { TestApp } from '../../support/test-app.js';
+
+/**
+ * Issue 13, finding 3: the event listener's LISTEN connection is killed again and again. There is
+ * exactly one listening connection at any time, reconnection waits a jittered, growing delay
+ * (timers fire only when this test runs them), and events committed while nobody listened are
+ * read from the journal after reconnecting: every event reaches the queue once, in order.
+ */
+let t: TestApp;
+let admin: pg.Client;
+let dbName: string;
+const scheduler = new ManualScheduler();
+
+beforeAll(async () => {
+  t = await TestApp.start({}, undefined, (b) => b.overrideProvider(Scheduler).useValue(scheduler));
+  admin = await adminClient(inject('adminUrl'));
+  dbName = new URL(t.databaseUrl).pathname.slice(1);
+});
+afterAll(async () => {
+  await admin?.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+  await admin?.end();
+  await t?.close();
+});
+
+async function listenerPids(): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 ORDER BY pid`,
+    [dbName, LISTENER_APPLICATION_NAME],
+  );
+  return rows.map((r) => r.pid);
+}
+
+/** Waits until exactly one listener connection exists and returns its backend's pid. */
+async function theListener(): Promise<number> {
+  return vi.waitFor(
+    async () => {
+      const pids = await listenerPids();
+      expect(pids).toHaveLength(1);
+      return pids[0];
+    },
+    { timeout: 30_000, interval: 25 },
+  );
+}
+
+/** Reads message events until `count` arrived; returns their message ids. */
+async function receivedIds(client: EventClient, count: number): Promise<number[]> {
+  const events = await client.ofType('message', count);
+  return events.map((e) => (e.message as { id: number }).id);
+}
+
+it('keeps one listening connection across five kills and delivers every event once, in order', async () => {
+  scheduler.randomValues = [0, 0.99, 0.5, 0.25, 0.75];
+  scheduler.delays.length = 0;
+  const client = await EventClient.register(t, t.owner, { event_types: ['message'] });
+  const sent: number[] = [];
+  const send = async (content: string) => sent.push(await sendDirect(t, undefined, [t.owner.id], content));
+
+  await send('before the first kill');
+  for (let kill = 1; kill <= 5; kill++) {
+    const pid = await theListener();
+    await send(`between kills ${kill}`);
+    await admin.query(`SELECT pg_terminate_backend($1)`, [pid]);
+    // The drop is noticed and exactly one reconnection is scheduled (its timer waits for us).
+    await vi.waitFor(() => expect(scheduler.pending).toBe(1), { timeout: 30_000, interval: 10 });
+    await vi.waitFor(async () => expect(await listenerPids()).toEqual([]), { timeout: 30_000, interval: 10 });
+    // Committed while nobody listens: only the journal can bring these.
+    await send(`during outage ${kill} (a)`);
+    await send(`during outage ${kill} (b)`);
+    expect(scheduler.runPending()).toBe(1);
+  }
+  await theListener();
+  await send('after the last kill');
+
+  expect(await receivedIds(client, sent.length)).toEqual(sent);
+  expect(await client.drain()).toEqual([]);
+  expect(await listenerPids()).toHaveLength(1);
+  expect(scheduler.pending).toBe(0);
+  // Each reconnection (the first attempt after a drop) waited its jittered delay.
+  expect(scheduler.delays).toEqual([0, 0.99, 0.5, 0.25, 0.75].map((r) => reconnectDelayMs(1, r)));
+}, 120_000);
+
+it('backs off with growing delays while the database refuses connections, and catches up once back', async () => {
+  scheduler.randomValues = [0.5];
+  scheduler.delays.length = 0;
+  const client = await EventClient.register(t, t.owner, { event_types: ['message'] });
+  const pid = await theListener();
+  await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
+  await admin.query(`SELECT pg_terminate_backend($1)`, [pid]);
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await vi.waitFor(() => expect(scheduler.pending).toBe(1), { timeout: 30_000, interval: 10 });
+    expect(scheduler.delays).toHaveLength(attempt);
+    scheduler.runPending(); // this attempt is refused
+  }
+  await vi.waitFor(() => expect(scheduler.pending).toBe(1), { timeout: 30_000, interval: 10 });
+  await vi.waitFor(async () => expect(await listenerPids()).toEqual([]), { timeout: 30_000, interval: 10 });
+  await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+  const id = await sendDirect(t, undefined, [t.owner.id], 'sent before the listener is back');
+  scheduler.runPending();
+  await theListener();
+
+  expect(await receivedIds(client, 1)).toEqual([id]);
+  expect(scheduler.delays).toEqual([1, 2, 3, 4, 5].map((n) => reconnectDelayMs(n, 0.5)));
+  expect(scheduler.delays[4]).toBeGreaterThan(scheduler.delays[0]);
+  expect(scheduler.pending).toBe(0);
+}, 60_000);
+
+it('prunes old journal rows but keeps each organization numbering on, so later events still arrive', async () => {
+  const client = await EventClient.register(t, t.owner, { event_types: ['message'] });
+  const first = await sendDirect(t, undefined, [t.owner.id], 'before a quiet hour');
+  expect(await receivedIds(client, 1)).toEqual([first]);
+  const newest = async () => (await t.app.get(DataSource).query(`SELECT max(seq)::int AS seq, count(*)::int AS n FROM events`))[0];
+  const before = await newest();
+  // An hour and more passes without events: the periodic prune removes what is older.
+  await t.app.get(DataSource).query(`UPDATE events SET created = now() - interval '2 hours'`);
+  scheduler.runRepeating();
+  await vi.waitFor(async () => expect((await newest()).n).toBeLessThan(before.n), { timeout: 30_000, interval: 25 });
+  expect(await newest()).toEqual({ seq: before.seq, n: 1 });
+
+  const later = await sendDirect(t, undefined, [t.owner.id], 'after a quiet hour');
+  expect(await receivedIds(client, 1)).toEqual([later]);
+}, 60_000);
+
+it('spreads and caps the reconnection delay', () => {
+  expect(reconnectDelayMs(1, 0)).toBeLessThan(reconnectDelayMs(1, 0.99));
+  expect(reconnectDelayMs(3, 0)).toBeGreaterThanOrEqual(reconnectDelayMs(2, 0.99));
+  expect(reconnectDelayMs(50, 0.99)).toBe(reconnectDelayMs(60, 0.99));
+  expect(reconnectDelayMs(50, 0.99)).toBeLessThanOrEqual(30_000);
+});
