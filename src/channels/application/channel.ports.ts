@@ -48,6 +48,8 @@ export abstract class ChannelRepository {
   abstract findById(realmId: number, channelId: number, forUpdate?: boolean): Promise<Channel | null>;
   /** These channels of the organization (archived ones included; ids not found are left out), in one statement. */
   abstract findByIds(realmId: number, channelIds: readonly number[]): Promise<Channel[]>;
+  /** Channels named by id or by name (case-insensitive), archived ones included, in one lookup. */
+  abstract findByIdsOrNames(realmId: number, channelIds: readonly number[], names: readonly string[]): Promise<Channel[]>;
   /** Case-insensitive, archived channels included. */
   abstract findByNames(realmId: number, names: readonly string[], forUpdate?: boolean): Promise<Channel[]>;
   abstract nameTaken(realmId: number, name: string, exceptChannelId?: number): Promise<boolean>;

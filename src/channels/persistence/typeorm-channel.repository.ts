@@ -91,6 +91,15 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     return this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = ANY($2::bigint[]) ORDER BY id`, [realmId, [...new Set(channelIds)]]);
   }
 
+  findByIdsOrNames(realmId: number, channelIds: readonly number[], names: readonly string[]): Promise<Channel[]> {
+    if (channelIds.length === 0 && names.length === 0) return Promise.resolve([]);
+    return this.load(`SELECT * FROM channels WHERE realm_id = $1 AND (id = ANY($2::bigint[]) OR lower(name) = ANY($3::text[])) ORDER BY id`, [
+      realmId,
+      [...new Set(channelIds)],
+      [...new Set(names.map((n) => n.toLowerCase()))],
+    ]);
+  }
+
   findByNames(realmId: number, names: readonly string[], forUpdate = false): Promise<Channel[]> {
     return this.load(
       `SELECT * FROM channels WHERE realm_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY id ${forUpdate ? 'FOR UPDATE' : ''}`,

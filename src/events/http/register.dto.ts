@@ -1,3 +1,4 @@
+import { MAX_NARROW_TERMS, tooManyNarrowTerms } from '@app/domain/messages';
 import { PlainParam, bool, type Decoder, dict, int, JsonParam, list, nullable, oneOf, literal, paramError, str } from '../../shared/http/params/index.js';
 
 const optionalBool = { decoder: bool(), optional: true } as const;
@@ -29,6 +30,7 @@ const NARROW_OPERATORS = ['channel', 'stream', 'topic', 'sender', 'is'];
 /** The queue narrow: `[operator, operand]` string pairs with the operators spec 30 allows. */
 export const queueNarrow = (): Decoder<[string, string][]> => (v, path) => {
   if (!Array.isArray(v)) throw paramError(`${path} is not a list`);
+  if (v.length > MAX_NARROW_TERMS) throw tooManyNarrowTerms();
   return v.map((e, i) => {
     if (!Array.isArray(e)) throw paramError(`${path}[${i}] is not a list`);
     if (e.length !== 2) throw paramError(`${path}[${i}] does not have the expected length`);

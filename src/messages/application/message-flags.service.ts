@@ -1,10 +1,8 @@
 import { pairKey } from '@app/domain/channels';
 import {
   assertTopicReadable,
-  BATCHED_REQUEST_BUDGET_MS,
   FLAG_BITS,
   invalidMessage,
-  MARK_ALL_AS_READ_BATCH,
   parseFlagChange,
   topicNameForRead,
 } from '@app/domain/messages';
@@ -12,6 +10,7 @@ import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
 import { loadActorContext } from '../../users/index.js';
 import { accessChannel, canAccessMessage, viewerOf } from './message-access.js';
 import type { NarrowTerm } from './message-queries.js';
@@ -29,6 +28,7 @@ export class MessageFlagsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly reads: MessageReadsService,
+    private readonly config: ServerConfig,
   ) {}
 
   async updateFlags(actor: Actor, messageIds: number[], op: string, flagName: string): Promise<FlagResult> {
@@ -96,21 +96,25 @@ export class MessageFlagsService {
 
   /**
    * POST /mark_all_as_read (Zulip's do_mark_all_as_read): unread rows are marked read in
-   * batches, newest first, each batch its own transaction, so a very long run still makes
-   * progress; after the last batch one `update_message_flags` event with `all: true`. Past the
-   * time budget it stops without the event and says it did not finish.
+   * batches, newest first, each batch its own transaction, so no request holds the locks of a
+   * million rows. The short batch that ends the work sends Zulip's `update_message_flags` event
+   * with `all: true`; each full batch before it sends the ids it marked (Zulip sends nothing for
+   * them, so clients that stop at `complete: false` would not hear of rows already committed).
+   * Past the time limit it stops after the batch in hand and says it did not finish.
    */
   async markAllAsRead(actor: Actor): Promise<{ complete: boolean }> {
     const started = performance.now();
+    const batch = this.config.markAllAsReadBatchSize;
     for (;;) {
-      if (performance.now() - started >= BATCHED_REQUEST_BUDGET_MS) return { complete: false };
       const done = await this.uow.run(async (tx) => {
-        const changed = await tx.userMessages.markReadBatch(actor.userId, MARK_ALL_AS_READ_BATCH);
-        if (changed.length >= MARK_ALL_AS_READ_BATCH) return false;
-        tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, messages: [], all: true })]);
-        return true;
+        const changed = await tx.userMessages.markReadBatch(actor.userId, batch);
+        const last = changed.length < batch;
+        const marked = last ? { messages: [], all: true } : { messages: changed.toSorted((a, b) => a - b) };
+        tx.afterCommit([flagsUpdatedEvent(actor.realmId, actor.userId, { flag: 'read', add: true, ...marked })]);
+        return last;
       });
       if (done) return { complete: true };
+      if (performance.now() - started >= this.config.markAllAsReadTimeLimitMs) return { complete: false };
     }
   }
 

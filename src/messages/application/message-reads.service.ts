@@ -1,5 +1,5 @@
 import { DomainError } from '@app/domain/shared';
-import { hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
+import { type Channel, hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
 import { invalidMessage } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
@@ -76,43 +76,74 @@ export class MessageReadsService {
     return canAccessMessage(m, hasRow, channel, v, sub.get(pairKey(actor.userId, m.channelId))?.active === true, forModification);
   }
 
+  /**
+   * Every channel, user and conversation the narrow names is looked up once, together (a fixed
+   * number of statements however many terms); then the terms are read in order, so the first
+   * bad one is the error, as in Zulip.
+   */
   private async compileNarrow(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<CompiledNarrow> {
+    const refs = await this.resolveReferences(tx, actor, terms);
     const narrow: CompiledNarrow = { channelHistory: null, conditions: [] };
     for (const t of terms) {
-      if (t.operator === 'channel' || t.operator === 'stream') await this.channelTerm(tx, actor, t, narrow);
+      if (t.operator === 'channel' || t.operator === 'stream') this.channelTerm(refs, t, narrow);
       else {
-        const condition = await this.condition(tx, actor, t);
+        const condition = this.condition(refs, t);
         if (condition !== null) narrow.conditions.push(condition);
       }
     }
     return narrow;
   }
 
+  private async resolveReferences(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<NarrowReferences> {
+    const channelRefs = terms.filter((t) => t.operator === 'channel' || t.operator === 'stream').map((t) => channelRef(t.operand));
+    const userRefs = terms.flatMap((t) => {
+      if (t.operator === 'sender' || t.operator === 'dm-including') return [userRef(t.operand)];
+      if (t.operator === 'dm' || t.operator === 'pm-with') return directOperands(t.operand).map(userRef);
+      return [];
+    });
+    const channels = await tx.channels.findByIdsOrNames(actor.realmId, idsOf(channelRefs), namesOf(channelRefs));
+    const byId = idsOf(userRefs);
+    const byEmail = namesOf(userRefs);
+    const users = byId.length > 0 ? await tx.users.findManyByIds(actor.realmId, byId) : new Map<number, unknown>();
+    const emails = byEmail.length > 0 ? await tx.users.findManyByEmails(actor.realmId, byEmail) : new Map<string, { id: number }>();
+    const refs: NarrowReferences = {
+      actorId: actor.userId,
+      channelsById: new Map(channels.map((c) => [c.id, c])),
+      // The oldest of channels whose names differ only in case, as a lookup by name finds first.
+      channelsByName: new Map(channels.toReversed().map((c) => [c.name.toLowerCase(), c])),
+      access: new Map(),
+      userIds: new Set(users.keys()),
+      userIdsByEmail: new Map([...emails].map(([email, u]) => [email, u.id])),
+      directRecipients: new Map(),
+    };
+    if (channels.length > 0) {
+      const viewer = await this.viewer(tx, actor);
+      const subs = await tx.subscriptions.records([actor.userId], channels.map((c) => c.id));
+      for (const c of channels) refs.access.set(c.id, hasContentAccess(c, viewer, subs.get(pairKey(actor.userId, c.id))?.active === true));
+    }
+    // Each conversation whose users all exist: the actor and them.
+    const conversations = terms
+      .filter((t) => t.operator === 'dm' || t.operator === 'pm-with')
+      .map((t) => directOperands(t.operand).map((o) => resolveUser(refs, o)))
+      .filter((set): set is number[] => set.every((id) => id !== null))
+      .map((set) => [actor.userId, ...set]);
+    const recipients = await this.queries.directRecipientsOf(actor.realmId, conversations);
+    conversations.forEach((set, i) => refs.directRecipients.set(conversationKey(set), recipients[i]));
+    return refs;
+  }
+
   /** The first readable, non-negated channel searches the channel's history; others filter. */
-  private async channelTerm(tx: Tx, actor: Actor, t: NarrowTerm, narrow: CompiledNarrow): Promise<void> {
-    const found =
-      typeof t.operand === 'number'
-        ? isStorableId(t.operand)
-          ? await tx.channels.findById(actor.realmId, t.operand)
-          : null
-        : typeof t.operand === 'string'
-          ? /^\d+$/.test(t.operand)
-            ? isStorableId(Number(t.operand))
-              ? await tx.channels.findById(actor.realmId, Number(t.operand))
-              : null
-            : ((await tx.channels.findByNames(actor.realmId, [t.operand.trim()]))[0] ?? null)
-          : null;
-    if (found === null) throw badNarrow(`unknown channel ${String(t.operand)}`);
-    const viewer = await this.viewer(tx, actor);
-    const sub = await tx.subscriptions.records([actor.userId], [found.id]);
-    const access = hasContentAccess(found, viewer, sub.get(pairKey(actor.userId, found.id))?.active === true);
-    if (!t.negated && access && narrow.channelHistory === null) {
+  private channelTerm(refs: NarrowReferences, t: NarrowTerm, narrow: CompiledNarrow): void {
+    const ref = channelRef(t.operand);
+    const found = ref === null ? undefined : ref.kind === 'id' ? refs.channelsById.get(ref.value) : refs.channelsByName.get(ref.value.toLowerCase());
+    if (found === undefined) throw badNarrow(`unknown channel ${String(t.operand)}`);
+    if (!t.negated && refs.access.get(found.id) === true && narrow.channelHistory === null) {
       narrow.channelHistory = { channelId: found.id, requireRow: !found.snapshot().historyPublicToSubscribers };
     } else narrow.conditions.push({ kind: 'channel', channelId: found.id, negated: t.negated });
   }
 
   /** Every operator but `channel`: its condition, or null for `near` (an anchor hint for clients). */
-  private async condition(tx: Tx, actor: Actor, t: NarrowTerm): Promise<Condition | null> {
+  private condition(refs: NarrowReferences, t: NarrowTerm): Condition | null {
     const negated = t.negated;
     switch (t.operator) {
       case 'topic':
@@ -120,12 +151,14 @@ export class MessageReadsService {
         if (typeof t.operand !== 'string') throw badNarrow(`unknown topic ${String(t.operand)}`);
         return { kind: 'topic', topic: t.operand === EMPTY_TOPIC_DISPLAY_NAME ? '' : t.operand, negated };
       case 'sender':
-        return { kind: 'sender', userId: await this.userOf(tx, actor, t.operand), negated };
+        return { kind: 'sender', userId: userOf(refs, t.operand), negated };
       case 'dm':
-      case 'pm-with':
-        return { kind: 'recipient', recipientId: await this.directRecipient(tx, actor, t.operand), negated };
+      case 'pm-with': {
+        const ids = directOperands(t.operand).map((o) => userOf(refs, o));
+        return { kind: 'recipient', recipientId: refs.directRecipients.get(conversationKey([refs.actorId, ...ids])) ?? null, negated };
+      }
       case 'dm-including':
-        return { kind: 'dm_including', userId: await this.userOf(tx, actor, t.operand), negated };
+        return { kind: 'dm_including', userId: userOf(refs, t.operand), negated };
       case 'is': {
         const what = t.operand === 'private' ? 'dm' : t.operand;
         if (!['dm', 'starred', 'unread', 'mentioned', 'resolved', 'alerted'].includes(what as string)) {
@@ -150,24 +183,61 @@ export class MessageReadsService {
         throw badNarrow(`unknown operator ${t.operator}`);
     }
   }
-
-  /** The conversation of the actor and the listed users (ids or emails, a list or comma-separated). */
-  private async directRecipient(tx: Tx, actor: Actor, operand: unknown): Promise<number | null> {
-    const operands = Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((s) => s.trim()) : [operand];
-    const ids: number[] = [];
-    for (const o of operands) ids.push(await this.userOf(tx, actor, o));
-    return this.queries.directRecipientOf(actor.realmId, [actor.userId, ...ids]);
-  }
-
-  private async userOf(tx: Tx, actor: Actor, operand: unknown): Promise<number> {
-    if (typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))) {
-      const u = isStorableId(Number(operand)) ? await tx.users.findById(actor.realmId, Number(operand)) : null;
-      if (u) return u.id;
-    } else if (typeof operand === 'string') {
-      const u = (await tx.users.findManyByEmails(actor.realmId, [operand])).get(operand.trim().toLowerCase());
-      if (u) return u.id;
-    }
-    throw badNarrow(`unknown user ${String(operand)}`);
-  }
 }
 
+/** What a narrow's terms name, looked up together. */
+interface NarrowReferences {
+  actorId: number;
+  channelsById: Map<number, Channel>;
+  /** By lower-cased name. */
+  channelsByName: Map<string, Channel>;
+  /** Whether the actor may read each found channel's messages. */
+  access: Map<number, boolean>;
+  userIds: Set<number>;
+  /** By lower-cased email. */
+  userIdsByEmail: Map<string, number>;
+  /** By conversationKey of the actor and the term's users. */
+  directRecipients: Map<string, number | null>;
+}
+
+/** An operand that names something by id or by name (a channel name or a user's email). */
+type Ref = { kind: 'id'; value: number } | { kind: 'name'; value: string };
+
+const isDigits = (s: string): boolean => /^\d+$/.test(s);
+const idsOf = (refs: (Ref | null)[]): number[] => refs.flatMap((r) => (r?.kind === 'id' ? [r.value] : []));
+const namesOf = (refs: (Ref | null)[]): string[] => refs.flatMap((r) => (r?.kind === 'name' ? [r.value] : []));
+
+/** Ids beyond PostgreSQL integers (and other operands that cannot name one) find nothing. */
+function channelRef(operand: unknown): Ref | null {
+  if (typeof operand === 'number' || (typeof operand === 'string' && isDigits(operand))) {
+    return isStorableId(Number(operand)) ? { kind: 'id', value: Number(operand) } : null;
+  }
+  return typeof operand === 'string' ? { kind: 'name', value: operand.trim() } : null;
+}
+
+function userRef(operand: unknown): Ref | null {
+  if (typeof operand === 'number' || (typeof operand === 'string' && isDigits(operand))) {
+    return isStorableId(Number(operand)) ? { kind: 'id', value: Number(operand) } : null;
+  }
+  return typeof operand === 'string' ? { kind: 'name', value: operand.trim().toLowerCase() } : null;
+}
+
+function resolveUser(refs: NarrowReferences, operand: unknown): number | null {
+  const ref = userRef(operand);
+  if (ref === null) return null;
+  if (ref.kind === 'id') return refs.userIds.has(ref.value) ? ref.value : null;
+  return refs.userIdsByEmail.get(ref.value) ?? null;
+}
+
+function userOf(refs: NarrowReferences, operand: unknown): number {
+  const id = resolveUser(refs, operand);
+  if (id === null) throw badNarrow(`unknown user ${String(operand)}`);
+  return id;
+}
+
+/** The users of a `dm` operand: ids or emails, a list or comma-separated. */
+function directOperands(operand: unknown): unknown[] {
+  return Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((s) => s.trim()) : [operand];
+}
+
+const conversationKey = (userIds: readonly number[]): string => [...new Set(userIds)].sort((a, b) => a - b).join(',');

@@ -1,3 +1,4 @@
+import { MAX_NARROW_TERMS, tooManyNarrowTerms } from '@app/domain/messages';
 import {
   bool,
   type Decoder,
@@ -26,6 +27,7 @@ export class SendMessageDto {
 /** Narrow elements: `[operator, operand]` pairs or `{operator, operand, negated}` objects. */
 export const narrowDecoder: Decoder<NarrowTerm[]> = (v, path) => {
   if (!Array.isArray(v)) throw paramError(`${path} is not a list`);
+  if (v.length > MAX_NARROW_TERMS) throw tooManyNarrowTerms();
   return v.map((e, i) => {
     if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string') return { operator: e[0], operand: e[1], negated: false };
     if (typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.operator === 'string' && 'operand' in e) {

@@ -1,4 +1,5 @@
 import { INVITES_MIN_USER_AGE_DAYS } from '@app/domain/invitations';
+import { BATCHED_REQUEST_BUDGET_MS, MARK_ALL_AS_READ_BATCH } from '@app/domain/messages';
 import { isValidEmail } from '@app/domain/users';
 import { availableParallelism } from 'node:os';
 
@@ -77,6 +78,10 @@ export class ServerConfig {
    * addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`); empty: the socket's peer is the client.
    */
   readonly trustedProxies: string[];
+  /** POST /mark_all_as_read marks unread messages in batches of this many, each its own transaction. */
+  readonly markAllAsReadBatchSize: number;
+  /** Once POST /mark_all_as_read has run this long it stops after the batch in hand and answers `complete: false`. */
+  readonly markAllAsReadTimeLimitMs: number;
   /** argon2id memory cost of password hashes. */
   readonly passwordHashMemoryKib: number;
   /** Password hashes computed at once, server-wide; further ones wait in a queue. */
@@ -136,6 +141,10 @@ export class ServerConfig {
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== '');
+    this.markAllAsReadBatchSize = int(env, 'MARK_ALL_AS_READ_BATCH_SIZE', MARK_ALL_AS_READ_BATCH);
+    if (this.markAllAsReadBatchSize < 1) throw new Error(`MARK_ALL_AS_READ_BATCH_SIZE must be at least 1, got "${env.MARK_ALL_AS_READ_BATCH_SIZE}"`);
+    this.markAllAsReadTimeLimitMs = int(env, 'MARK_ALL_AS_READ_TIME_LIMIT_MS', BATCHED_REQUEST_BUDGET_MS);
+    if (this.markAllAsReadTimeLimitMs < 0) throw new Error(`MARK_ALL_AS_READ_TIME_LIMIT_MS must not be negative, got "${env.MARK_ALL_AS_READ_TIME_LIMIT_MS}"`);
     this.passwordHashMemoryKib = int(env, 'PASSWORD_HASH_MEMORY_KIB', 65536);
     this.passwordHashConcurrency = int(env, 'PASSWORD_HASH_CONCURRENCY', availableParallelism());
     this.passwordHashQueue = int(env, 'PASSWORD_HASH_QUEUE', 32);

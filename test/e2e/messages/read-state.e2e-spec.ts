@@ -160,8 +160,15 @@ describe('POST /mark_all_as_read', () => {
       [await sendToChannel(t, alice, 'lounge', 'bulk', 'seed')],
     );
     await sqlRows(`INSERT INTO user_messages (user_id, message_id, flags) SELECT $1, x, 0 FROM unnest($2::int[]) x`, [bob.id, rows.map((r: { id: number }) => r.id)]);
-    expectSuccess(await t.post('mark_all_as_read', { as: bob }), { complete: true });
-    expect((await sqlRows(`SELECT count(*)::int AS n FROM user_messages WHERE user_id = $1 AND (flags & 1) = 0`, [bob.id])).rows[0].n).toBe(0);
+    const newest = (
+      await sqlRows(`SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & 1) = 0 ORDER BY message_id DESC LIMIT 2000`, [bob.id])
+    ).rows.map((r: { message_id: number }) => r.message_id);
+    // Each batch commits with its own event; the last one's is Zulip's `all: true`.
+    const events = await flagEvents(bob, async () => {
+      expectSuccess(await t.post('mark_all_as_read', { as: bob }), { complete: true });
+      expect((await sqlRows(`SELECT count(*)::int AS n FROM user_messages WHERE user_id = $1 AND (flags & 1) = 0`, [bob.id])).rows[0].n).toBe(0);
+    });
+    expect(events).toEqual([readEvent(newest.toSorted((a: number, b: number) => a - b)), readEvent([], true)]);
   });
 });
 

@@ -21,6 +21,15 @@ export const DELETE_TOPIC_BATCH = 100;
 /** Both stop with `complete: false` once they have run this long (Zulip's 50-second budget). */
 export const BATCHED_REQUEST_BUDGET_MS = 50_000;
 
+/**
+ * Terms one narrow may have (GET /messages, matches_narrow, POST /messages/flags/narrow, an event
+ * queue's narrow). Zulip sets no limit; a client's narrow is a search of a few terms, and every
+ * term is a condition of the query, so a long list only costs the server.
+ */
+export const MAX_NARROW_TERMS = 100;
+
+export const tooManyNarrowTerms = (): DomainError => badRequest(`Too many narrow terms (maximum ${MAX_NARROW_TERMS}).`);
+
 /** Zulip's maybe_rename_general_chat_to_empty_topic: the empty topic's display name means the empty topic. */
 export function topicNameForRead(raw: string): string {
   return raw === EMPTY_TOPIC_DISPLAY_NAME ? '' : raw;
