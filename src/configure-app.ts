@@ -1,22 +1,36 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DomainError } from '@app/domain/shared';
 import type { NextFunction, Request, Response } from 'express';
-import multer from 'multer';
+import { BODY_LIMITS, requestTooLarge, tooManyParameters } from './shared/http/multipart.js';
 import { ServerConfig } from './shared/config/server-config.js';
 
-/** Body-parser and multer failures become Zulip errors before Nest turns them into plain 400s. */
+/** Body-parser failures become Zulip errors before Nest turns them into plain 400s. */
 function translateBodyErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
   const e = err as { type?: string; name?: string; message?: string };
   if (e?.type === 'entity.parse.failed') return next(new DomainError('Malformed JSON'));
-  if (e?.type === 'entity.too.large') return next(new DomainError('Request entity too large'));
+  if (e?.type === 'entity.too.large') return next(requestTooLarge());
+  if (e?.type === 'parameters.too.many') return next(tooManyParameters());
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return next(new DomainError('Malformed payload'));
-  if (e?.name === 'MulterError') return next(new DomainError(`Malformed payload: ${e.message}`));
   next(err);
 }
 
 /**
- * Body parsing for every method: form-encoded and multipart bodies are read alike (zulip-js
- * sends multipart for every POST), JSON bodies are accepted too. Nest must be created with
+ * A form-encoded or JSON body declared larger than the limit is refused before a byte of it is
+ * read (the body parsers would read it all to the end before answering).
+ */
+function refuseDeclaredOversizedBody(req: Request, res: Response, next: NextFunction): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > BODY_LIMITS.maxBodyBytes && req.is(['urlencoded', 'json'])) {
+    res.setHeader('Connection', 'close');
+    return next(requestTooLarge());
+  }
+  next();
+}
+
+/**
+ * Body parsing for every method: form-encoded and JSON bodies here, within BODY_LIMITS;
+ * multipart bodies (zulip-js sends multipart for every POST) after authentication, by
+ * MultipartBodyInterceptor, within the same limits. Nest must be created with
  * `bodyParser: false` for these options to apply.
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -31,14 +45,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     next();
   });
-  app.useBodyParser('json', { limit: '5mb' });
-  app.useBodyParser('urlencoded', { extended: false, limit: '5mb', parameterLimit: 10_000 });
-  const fieldsOnly = multer({ limits: { fieldSize: 5 << 20, fields: 10_000 } }).none();
-  // Uploads read their file after authentication (UploadInterceptor, EmojiUploadInterceptor);
-  // every other multipart body is fields only.
-  const readsFiles = (req: Request) =>
-    req.method === 'POST' && (req.path === '/api/v1/user_uploads' || req.path.startsWith('/api/v1/realm/emoji/'));
-  app.use((req: Request, res: Response, next: NextFunction) => (readsFiles(req) ? next() : fieldsOnly(req, res, next)));
+  app.use(refuseDeclaredOversizedBody);
+  app.useBodyParser('json', { limit: BODY_LIMITS.maxBodyBytes });
+  app.useBodyParser('urlencoded', { extended: false, limit: BODY_LIMITS.maxBodyBytes, parameterLimit: BODY_LIMITS.maxFields });
   app.use(translateBodyErrors);
   return app;
 }

@@ -14,6 +14,7 @@ import { ServerModule } from '../server/server.module.js';
 import { ApiAuthGuard, RateLimitGuard, RequirementsGuard } from '../shared/auth/guards.js';
 import type { ServerConfig } from '../shared/config/server-config.js';
 import { AllExceptionsFilter } from '../shared/http/all-exceptions.filter.js';
+import { MultipartBodyInterceptor } from '../shared/http/multipart-body.interceptor.js';
 import { EnvelopeInterceptor } from '../shared/http/envelope.interceptor.js';
 import { UsersModule } from '../users/users.module.js';
 import { CrossContextPorts } from './cross-context.ports.js';
@@ -55,6 +56,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: RequirementsGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // After the guards: a multipart body is read only for a request that may reach its route.
+        { provide: APP_INTERCEPTOR, useClass: MultipartBodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -1,17 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { MAX_EMOJI_FILE_SIZE_MIB } from '@app/domain/emoji';
 import type { Actor } from '@app/domain/users';
-import { Controller, Delete, Get, NotFoundException, Param, Req, Res, UseInterceptors } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Delete, Get, NotFoundException, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { CurrentActor, Public, Require } from '../../shared/auth/decorators.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
 import { INTEGER_SEGMENT } from '../../shared/http/path-params.js';
+import { AcceptsFiles, type ReceivedFiles, UploadedBody } from '../../shared/http/multipart-body.interceptor.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { UPLOAD_CONTENT_SECURITY_POLICY } from '../../shared/http/served-content.js';
 import { EmojiImageStorage } from '../application/realm-emoji.ports.js';
 import { RealmEmojiService } from '../application/realm-emoji.service.js';
 import { presentRealmEmojiMap } from '../application/realm-emoji.views.js';
-import { EMOJI_UPLOAD, type EmojiUploadBody, EmojiUploadInterceptor } from './emoji-upload.interceptor.js';
 
 /** `{emoji_name}` takes the rest of the path, slashes included, as Zulip's route does. */
 const emojiName = (segments: string | string[]): string => (Array.isArray(segments) ? segments.join('/') : segments);
@@ -40,10 +41,9 @@ export class RealmEmojiController {
   /** Zulip's require_member_or_admin: no guests, no bots. */
   @ApiPost('api/v1/realm/emoji/*emoji_name')
   @Require('member')
-  @UseInterceptors(EmojiUploadInterceptor)
-  async upload(@CurrentActor() actor: Actor, @Param('emoji_name') name: string | string[], @Req() req: Request) {
-    const body = (req as Request & { [EMOJI_UPLOAD]: EmojiUploadBody })[EMOJI_UPLOAD];
-    const files = body.files.map((f) => ({ tempPath: f.path, size: f.size, contentType: f.mimetype ?? '' }));
+  @AcceptsFiles(() => ({ maxFiles: 1, maxFileBytes: MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024 }))
+  async upload(@CurrentActor() actor: Actor, @Param('emoji_name') name: string | string[], @UploadedBody() body: ReceivedFiles) {
+    const files = body.files.map((f) => ({ tempPath: f.path, size: f.size, contentType: f.mimeType ?? '' }));
     await this.emoji.uploadEmoji(actor, emojiName(name), files, body.overflow);
     return {};
   }

@@ -6,6 +6,7 @@ import {
   REALM_GROUP_SETTING_NAMES,
   RealmTopicsPolicy,
 } from '@app/domain/realm';
+import { uploadQuotaMib } from '@app/domain/messages';
 import { paragraphHtml } from '@app/domain/shared';
 import type { GroupSettingValue } from '@app/domain/users';
 import type { RealmRecord } from '../../realm/index.js';
@@ -86,9 +87,9 @@ function brandingAndUrls(realm: RealmRecord, config: ServerConfig) {
   const url = config.realmUrl(realm.stringId);
   return {
     max_avatar_file_size_mib: LIMITS.maxAvatarFileSizeMib,
-    max_file_upload_size_mib: LIMITS.maxFileUploadSizeMib,
+    max_file_upload_size_mib: config.maxFileUploadSizeMib,
     max_icon_file_size_mib: LIMITS.maxIconFileSizeMib,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: uploadQuotaMib(realm.customUploadQuotaGb),
     realm_icon_url: realmIconUrl(realm),
     realm_icon_source: 'G',
     realm_logo_url: '',

@@ -134,6 +134,8 @@ export abstract class AttachmentRepository {
   abstract remove(realmId: number, id: number): Promise<void>;
   /** Bytes of all the organization's uploads (Zulip's currently_used_upload_space_bytes). */
   abstract usedSpace(realmId: number): Promise<number>;
+  /** Until the transaction ends, no other upload to the organization may check its quota. */
+  abstract lockUsedSpace(realmId: number): Promise<void>;
 }
 
 /** Who a message goes to: recipients, direct conversations, channel audiences, mention lookups. */

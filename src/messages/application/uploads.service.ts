@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { assertOneUploadWithinLimit, assertWithinUploadQuota, uploadQuotaBytes, type UploadOverflow } from '@app/domain/messages';
 import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { readableAttachments } from './attachment-access.js';
 import { attachmentEvent, presentAttachment } from './attachments.views.js';
@@ -34,26 +36,45 @@ export class UploadsService {
     private readonly uow: UnitOfWork,
     private readonly storage: FileStorage,
     private readonly clock: Clock,
+    private readonly config: ServerConfig,
   ) {}
 
-  async upload(actor: Actor, file: UploadedFile): Promise<{ url: string; filename: string }> {
+  /**
+   * POST /user_uploads (Zulip's upload_file_backend): one file within the per-file limit and
+   * the organization's quota, stored, and its attachment row with an `attachment` event.
+   * `overflow`: the body went past the file limits and was not read to its end. The file is
+   * stored first and removed again when the attachment cannot be created.
+   */
+  async upload(actor: Actor, files: readonly UploadedFile[], overflow: UploadOverflow | null): Promise<{ url: string; filename: string }> {
+    assertOneUploadWithinLimit(files.map((f) => f.size), overflow, this.config.maxFileUploadSizeMib);
+    const [file] = files;
     const filename = sanitizeFileName(file.originalName);
     const pathId = `${actor.realmId}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${filename}`;
     await this.storage.save(pathId, file.tempPath);
-    await this.uow.run(async (tx) => {
-      const id = await tx.attachments.insert({
-        realmId: actor.realmId,
-        ownerId: actor.userId,
-        pathId,
-        name: file.originalName,
-        size: file.size,
-        contentType: file.contentType,
-        createTime: this.clock.now(),
+    try {
+      await this.uow.run(async (tx) => {
+        const quota = uploadQuotaBytes((await tx.realms.get(actor.realmId)).customUploadQuotaGb);
+        if (quota !== null) {
+          await tx.attachments.lockUsedSpace(actor.realmId);
+          assertWithinUploadQuota(quota, await tx.attachments.usedSpace(actor.realmId), file.size);
+        }
+        const id = await tx.attachments.insert({
+          realmId: actor.realmId,
+          ownerId: actor.userId,
+          pathId,
+          name: file.originalName,
+          size: file.size,
+          contentType: file.contentType,
+          createTime: this.clock.now(),
+        });
+        const [attachment] = await tx.attachments.byIds(actor.realmId, [id]);
+        const used = await tx.attachments.usedSpace(actor.realmId);
+        tx.afterCommit([attachmentEvent(actor.realmId, actor.userId, 'add', presentAttachment(attachment), used)]);
       });
-      const [attachment] = await tx.attachments.byIds(actor.realmId, [id]);
-      const used = await tx.attachments.usedSpace(actor.realmId);
-      tx.afterCommit([attachmentEvent(actor.realmId, actor.userId, 'add', presentAttachment(attachment), used)]);
-    });
+    } catch (err) {
+      await this.storage.remove(pathId).catch(() => undefined);
+      throw err;
+    }
     return { url: `/user_uploads/${pathId}`, filename };
   }
 

@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
-import { Controller, Delete, Get, NotFoundException, Param, Patch, Req, Res, UseInterceptors } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Controller, Delete, Get, NotFoundException, Param, Patch, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
 import { bool, int, JsonParam, PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
+import { AcceptsFiles, type ReceivedFiles, UploadedBody } from '../../shared/http/multipart-body.interceptor.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { detectServedContent, readHead, UPLOAD_CONTENT_SECURITY_POLICY } from '../../shared/http/served-content.js';
 import { MessageEditService } from '../application/message-edit.service.js';
@@ -16,7 +17,6 @@ import { UploadsService } from '../application/uploads.service.js';
 import { presentAttachment } from '../application/attachments.views.js';
 import { EditMessageDto, narrowDecoder, UpdateFlagsDto } from './messages.dto.js';
 import type { NarrowTerm } from '../application/message-queries.js';
-import { UploadInterceptor } from './upload.interceptor.js';
 
 class ChannelReadDto {
   @JsonParam(int()) stream_id: number;
@@ -130,15 +130,15 @@ export class MessageActionsController {
   }
 
   @ApiPost('api/v1/user_uploads')
-  @UseInterceptors(UploadInterceptor)
-  async upload(@CurrentActor() actor: Actor, @Req() req: Request) {
-    const [file] = req.files as Express.Multer.File[];
-    const r = await this.uploads.upload(actor, {
-      originalName: file.originalname,
-      tempPath: file.path,
-      size: file.size,
-      contentType: file.mimetype || 'application/octet-stream',
-    });
+  @AcceptsFiles((config) => ({ maxFiles: 1, maxFileBytes: config.maxFileUploadSizeMib * 1024 * 1024 }))
+  async upload(@CurrentActor() actor: Actor, @UploadedBody() body: ReceivedFiles) {
+    const files = body.files.map((f) => ({
+      originalName: f.originalName,
+      tempPath: f.path,
+      size: f.size,
+      contentType: f.mimeType || 'application/octet-stream',
+    }));
+    const r = await this.uploads.upload(actor, files, body.overflow);
     return { uri: r.url, url: r.url, filename: r.filename };
   }
 

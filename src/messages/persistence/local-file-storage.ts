@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { FileStorage } from '../application/message.ports.js';
 
@@ -17,8 +17,14 @@ export class LocalFileStorage extends FileStorage {
   async save(pathId: string, tempFile: string): Promise<void> {
     const target = this.path(pathId);
     await mkdir(dirname(target), { recursive: true });
-    await copyFile(tempFile, target);
-    await rm(tempFile, { force: true });
+    try {
+      await rename(tempFile, target);
+    } catch (err) {
+      // The temporary folder is on another file system.
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await copyFile(tempFile, target);
+      await rm(tempFile, { force: true });
+    }
   }
 
   async remove(pathId: string): Promise<void> {

@@ -15,6 +15,9 @@ const toAttachment = (r: Record<string, unknown>): AttachmentRecord => ({
 const ATTACHMENT_SELECT = `SELECT a.*, ARRAY(SELECT am.message_id FROM attachment_messages am WHERE am.attachment_id = a.id ORDER BY 1) AS message_ids
   FROM attachments a`;
 
+/** Advisory lock space (two-key form) of an organization's upload quota. */
+const UPLOAD_QUOTA_LOCK = 0x5ec0002;
+
 export class TypeOrmAttachmentRepository extends AttachmentRepository {
   constructor(private readonly em: EntityManager) {
     super();
@@ -78,5 +81,8 @@ export class TypeOrmAttachmentRepository extends AttachmentRepository {
   async usedSpace(realmId: number): Promise<number> {
     const [row] = await this.em.query(`SELECT COALESCE(SUM(size), 0)::bigint AS used FROM attachments WHERE realm_id = $1`, [realmId]);
     return Number(row.used);
+  }
+  async lockUsedSpace(realmId: number): Promise<void> {
+    await this.em.query(`SELECT pg_advisory_xact_lock($1::int, $2::int)`, [UPLOAD_QUOTA_LOCK, realmId]);
   }
 }

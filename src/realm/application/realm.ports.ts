@@ -35,6 +35,8 @@ export interface RealmRecord extends RealmProperties, RealmChannelSettings {
   presenceDisabled: boolean;
   digestEmailsEnabled: boolean;
   sendWelcomeEmails: boolean;
+  /** Zulip's Realm.custom_upload_quota_gb: the organization's upload quota (null: none); no API sets it. */
+  customUploadQuotaGb: number | null;
 }
 
 export interface RealmDomainRecord {

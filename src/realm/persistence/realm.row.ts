@@ -43,4 +43,5 @@ export class RealmRow {
   @Column({ name: 'new_stream_announcements_stream_id', type: 'integer', nullable: true }) newStreamAnnouncementsStreamId: number | null;
   @Column({ name: 'signup_announcements_stream_id', type: 'integer', nullable: true }) signupAnnouncementsStreamId: number | null;
   @Column({ name: 'update_announcements_stream_id', type: 'integer', nullable: true }) updateAnnouncementsStreamId: number | null;
+  @Column({ name: 'custom_upload_quota_gb', type: 'integer', nullable: true }) customUploadQuotaGb: number | null;
 }

@@ -1,5 +1,6 @@
 import { INVITES_MIN_USER_AGE_DAYS } from '@app/domain/invitations';
 import { BATCHED_REQUEST_BUDGET_MS, MARK_ALL_AS_READ_BATCH } from '@app/domain/messages';
+import { LIMITS } from '@app/domain/realm';
 import { isValidEmail } from '@app/domain/users';
 import { availableParallelism } from 'node:os';
 
@@ -60,6 +61,10 @@ export class ServerConfig {
   readonly shutdownTimeoutMs: number;
   readonly fakeEmailDomain: string;
   readonly uploadsDir: string;
+  /** Where the files of a multipart body stay while their request lasts (removed before it is answered). */
+  readonly uploadTempDir: string;
+  /** The largest file POST /user_uploads takes (Zulip's MAX_FILE_UPLOAD_SIZE; register's max_file_upload_size_mib). */
+  readonly maxFileUploadSizeMib: number;
   readonly countStatements: boolean;
   readonly eventHeartbeatSeconds: number;
   /** Event queues one user may hold in this process; registering one more drops the least recently used. */
@@ -129,6 +134,9 @@ export class ServerConfig {
     this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000);
     this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
+    this.uploadTempDir = env.UPLOAD_TEMP_DIR || `${this.uploadsDir}/tmp`;
+    this.maxFileUploadSizeMib = int(env, 'MAX_FILE_UPLOAD_SIZE_MIB', LIMITS.maxFileUploadSizeMib);
+    if (this.maxFileUploadSizeMib < 1) throw new Error(`MAX_FILE_UPLOAD_SIZE_MIB must be positive, got "${env.MAX_FILE_UPLOAD_SIZE_MIB}"`);
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
     this.maxEventQueuesPerUser = int(env, 'MAX_EVENT_QUEUES_PER_USER', 20);

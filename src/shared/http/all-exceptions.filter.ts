@@ -28,6 +28,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     if (res.headersSent) return;
+    // A refusal before the body was read (authentication, an unknown route, a body past its
+    // limit) closes the connection instead of reading the rest of the body to keep it alive.
+    if (!req.complete) res.setHeader('Connection', 'close');
 
     if (exception instanceof DomainError) {
       if (exception.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);

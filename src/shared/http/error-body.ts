@@ -6,6 +6,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   rate_limited: 429,
   bad_gateway: 502,
 };

@@ -13,3 +13,4 @@ export * from './reactions.js';
 export * from './reading.js';
 export * from './edit-history.js';
 export * from './search-highlight.js';
+export * from './upload.policy.js';

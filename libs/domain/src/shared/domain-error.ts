@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409
+  | 'too_large' // 413
   | 'rate_limited' // 429
   | 'bad_gateway'; // 502
 
