@@ -164,7 +164,7 @@ export class MessageReadsService {
       const u = isStorableId(Number(operand)) ? await tx.users.findById(actor.realmId, Number(operand)) : null;
       if (u) return u.id;
     } else if (typeof operand === 'string') {
-      const u = (await tx.users.findManyByEmails(actor.realmId, [operand])).get(operand.trim().toLowerCase());
+      const u = (await tx.users.findManyByApiEmails(actor.realmId, [operand])).get(operand.trim().toLowerCase());
       if (u) return u.id;
     }
     throw badNarrow(`unknown user ${String(operand)}`);
