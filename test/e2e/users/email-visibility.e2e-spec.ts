@@ -43,6 +43,11 @@ const apiEmail = (id: number, real: string, v: Value) => (v === VALUES.everyone 
 const setVisibility = async (as: Account, value: number) =>
   expectSuccess(await t.patch('settings', { as, form: { email_address_visibility: value } }));
 const strip = (es: Record<string, unknown>[]) => es.map(({ id: _id, ...e }) => e);
+/** The user's avatar URL as GET /users/{id} shows it when the client does not compute Gravatars. */
+const avatarOf = async (u: Target) =>
+  (await t.get(`users/${u.account.id}`, { query: { client_gravatar: false } })).body.user.avatar_url as string;
+/** Per target value: its avatar URL. */
+const avatars = new Map<Value, string>();
 
 async function makeTarget(name: string, v: Value): Promise<Target> {
   const account = await t.createUser({ email: `${name}@example.com`, fullName: `Target ${name}` });
@@ -82,6 +87,7 @@ beforeAll(async () => {
     expectSuccess(await t.post('typing', { as: target.account, form: { op: 'start', to: everyone } }));
     expectSuccess(await t.post('users/me/presence', { as: target.account, form: { status: 'active' } }));
   }
+  for (const target of active.values()) avatars.set(target.value, await avatarOf(target));
   const want = active.size * 4;
   for (const role of ROLES) {
     const got: Record<string, unknown>[] = [];
@@ -125,12 +131,26 @@ describe.each(CASES)('%s looking at a user whose email_address_visibility is %s 
     expect(find(res.body.realm_non_active_users, deactivated().account.id)).toMatchObject(shown(role, deactivated()));
   });
 
-  it('messages: sender_email and the direct message participants', async () => {
+  it('messages: sender_email, the direct message participants and the avatar', async () => {
     const res = await t.get(`messages/${dmOf.get(v)}`, { as: viewer() });
     expectSuccess(res);
     expect(res.body.message.sender_email).toBe(target().api);
     const participant = (res.body.message.display_recipient as { id: number; email: string }[]).find((p) => p.id === target().account.id);
     expect(participant?.email).toBe(target().api);
+    // The sender's avatar is the user's own (a Gravatar of the real address, as GET /users shows
+    // it); with client_gravatar the client computes it only when it can: when the address is public.
+    const avatar = await avatarOf(target());
+    expect(res.body.message.avatar_url).toBe(v === VALUES.everyone ? null : avatar);
+    for (const clientGravatar of [false, true]) {
+      const [fetched] = (
+        await t.get('messages', {
+          as: viewer(),
+          query: { anchor: dmOf.get(v), num_before: 0, num_after: 0, client_gravatar: clientGravatar },
+        })
+      ).body.messages as { id: number; avatar_url: string | null }[];
+      expect(fetched.id).toBe(dmOf.get(v));
+      expect(fetched.avatar_url, `client_gravatar: ${clientGravatar}`).toBe(clientGravatar && v === VALUES.everyone ? null : avatar);
+    }
   });
 
   it('events: message, reaction, typing and presence name the user by the API email', () => {
@@ -139,6 +159,8 @@ describe.each(CASES)('%s looking at a user whose email_address_visibility is %s 
     const message = mine.find((e) => e.type === 'message' && (e.message as { id: number }).id === dmOf.get(v))?.message as Record<string, unknown>;
     expect(message.sender_email).toBe(target().api);
     expect((message.display_recipient as { id: number; email: string }[]).find((p) => p.id === id)?.email).toBe(target().api);
+    // The queues use client_gravatar (register's default): only public addresses leave it to the client.
+    expect(message.avatar_url).toBe(v === VALUES.everyone ? null : avatars.get(v));
     expect(mine.find((e) => e.type === 'reaction' && e.user_id === id)).toMatchObject({ user: { user_id: id, email: target().api } });
     expect(mine.find((e) => e.type === 'typing' && (e.sender as { user_id: number }).user_id === id)).toMatchObject({
       sender: { user_id: id, email: target().api },
@@ -146,11 +168,16 @@ describe.each(CASES)('%s looking at a user whose email_address_visibility is %s 
     expect(mine.find((e) => e.type === 'presence' && e.user_id === id)).toMatchObject({ email: target().api });
   });
 
-  it('GET /realm/presence keys the user by the API email', async () => {
+  it('presence: GET /realm/presence keys the user by the API email, GET /users/{email}/presence finds them by it', async () => {
     const res = await t.get('realm/presence', { as: viewer() });
     expectSuccess(res);
     expect(Object.keys(res.body.presences)).toContain(target().api);
     if (v !== VALUES.everyone) expect(Object.keys(res.body.presences)).not.toContain(target().real);
+    // GET /users/{email}/presence goes by the API email (Zulip's get_active_user).
+    expectSuccess(await t.get(`users/${encodeURIComponent(target().api)}/presence`, { as: viewer() }));
+    const byReal = await t.get(`users/${encodeURIComponent(target().real)}/presence`, { as: viewer() });
+    if (v === VALUES.everyone) expectSuccess(byReal);
+    else expectError(byReal, 400, 'No such user');
   });
 
   it('a direct message to the API email arrives; one to a hidden real address is refused like an unknown one', async () => {
