@@ -52,7 +52,7 @@ export async function resolvePrincipals(tx: Tx, realmId: number, principals: rea
     for (const id of ids) out.push(checkPrincipal(found.get(id)));
   } else {
     const emails = principals as readonly string[];
-    const found = await tx.users.findManyByEmails(realmId, emails);
+    const found = await tx.users.findManyByApiEmails(realmId, emails);
     for (const e of emails) out.push(checkPrincipal(found.get(e.trim().toLowerCase())));
   }
   return [...new Map(out.map((u) => [u.id, u])).values()];

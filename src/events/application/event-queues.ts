@@ -309,9 +309,10 @@ export class EventQueues implements OnApplicationShutdown {
     const source = ce.event.message as Record<string, unknown>;
     const flags = (own.flags as string[] | undefined) ?? [];
     if (q.o.narrow.length > 0 && !matchesNarrow(source, flags, q.o.narrow)) return [];
-    const { __raw: raw, __topic: topic, ...message } = source;
+    const { __raw: raw, __topic: topic, __client_gravatar: gravatarComputable, ...message } = source;
     if (!q.o.applyMarkdown) Object.assign(message, { content: raw, content_type: 'text/x-markdown' });
-    if (q.o.clientGravatar) message.avatar_url = null;
+    // A sender who hides their address keeps the URL (events journaled before the flag: computable).
+    if (q.o.clientGravatar && gravatarComputable !== false) message.avatar_url = null;
     if (message.type === 'stream' && topic === '' && q.o.capabilities.emptyTopicName) message.subject = '';
     const event: Record<string, unknown> = { type: 'message', message, flags };
     if (ce.localEcho && ce.localEcho.queueId === q.id) event.local_message_id = ce.localEcho.localId;

@@ -41,7 +41,11 @@ export interface RangeResult {
 
 export interface SenderInfo {
   id: number;
+  /** The API email (`user<id>@<domain>` for users who hide their address). */
   email: string;
+  /** The real address: only for the Gravatar URL, never shown. */
+  deliveryEmail: string;
+  emailAddressVisibility: number;
   fullName: string;
   avatarVersion: number;
 }

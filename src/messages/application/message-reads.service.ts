@@ -105,7 +105,7 @@ export class MessageReadsService {
     const byId = idsOf(userRefs);
     const byEmail = namesOf(userRefs);
     const users = byId.length > 0 ? await tx.users.findManyByIds(actor.realmId, byId) : new Map<number, unknown>();
-    const emails = byEmail.length > 0 ? await tx.users.findManyByEmails(actor.realmId, byEmail) : new Map<string, { id: number }>();
+    const emails = byEmail.length > 0 ? await tx.users.findManyByApiEmails(actor.realmId, byEmail) : new Map<string, { id: number }>();
     const refs: NarrowReferences = {
       actorId: actor.userId,
       channelsById: new Map(channels.map((c) => [c.id, c])),

@@ -122,7 +122,7 @@ export class MessageSender {
       if (list.some((e) => typeof e !== 'string')) throw mixed();
       const emails = [...new Set((list as string[]).map((e) => e.trim()).filter((e) => e !== ''))];
       if (emails.length === 0) throw badRequest('Message must have recipients');
-      const found = await tx.users.findManyByEmails(actor.realmId, emails);
+      const found = await tx.users.findManyByApiEmails(actor.realmId, emails);
       return { kind: 'direct', users: emails.map((e) => this.activeRecipient(found.get(e.toLowerCase()), () => `Invalid email '${e}'`)) };
     }
     if (typeof list[0] === 'number') {

@@ -1,5 +1,6 @@
 import { FLAG_BITS, flagsToApi, isMeMessage, type Message, type MessageEvent, type ReactionEvent, type TopicMove } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
+import { clientComputesGravatar } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { userTopicEvent } from '../../channels/index.js';
 import { gravatarUrl } from '../../users/index.js';
@@ -8,7 +9,8 @@ export interface MessageEventInput {
   realmId: number;
   realmStringId: string;
   id: number;
-  sender: { id: number; email: string; fullName: string; avatarVersion: number };
+  /** `email` is the API email; the real address only makes the Gravatar URL. */
+  sender: { id: number; email: string; deliveryEmail: string; emailAddressVisibility: number; fullName: string; avatarVersion: number };
   channel: { id: number; name: string; public: boolean } | null;
   participants: { id: number; email: string; fullName: string }[];
   recipientId: number;
@@ -38,8 +40,9 @@ export function storedMessageFields(message: Message) {
 }
 
 /**
- * The `message` event (spec 30 §7.1). The message carries both renderings (`__raw`) and the
- * raw topic (`__topic`); each queue picks what its client asked for.
+ * The `message` event (spec 30 §7.1). The message carries both renderings (`__raw`), the
+ * raw topic (`__topic`) and whether its client may compute the sender's Gravatar
+ * (`__client_gravatar`: only from a public address); each queue picks what its client asked for.
  */
 export function messageEvent(m: MessageEventInput): ClientEvent {
   const message: Record<string, unknown> = {
@@ -63,7 +66,8 @@ export function messageEvent(m: MessageEventInput): ClientEvent {
       ? m.channel.name
       : m.participants.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false })),
     type: m.channel ? 'stream' : 'private',
-    avatar_url: gravatarUrl(m.sender.email, m.sender.avatarVersion),
+    avatar_url: gravatarUrl(m.sender.deliveryEmail, m.sender.avatarVersion),
+    __client_gravatar: clientComputesGravatar(true, m.sender.emailAddressVisibility),
     content_type: 'text/html',
   };
   if (m.channel) message.stream_id = m.channel.id;

@@ -20,6 +20,17 @@ export const NEWEST = 10_000_000_000_000_000;
 
 const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
 
+const SENDER_COLUMNS = `u.id, u.email, u.delivery_email, u.email_address_visibility, u.full_name, u.avatar_version`;
+type SenderRow = { id: number; email: string; delivery_email: string; email_address_visibility: number; full_name: string; avatar_version: number };
+const senderInfo = (r: SenderRow): SenderInfo => ({
+  id: r.id,
+  email: r.email,
+  deliveryEmail: r.delivery_email,
+  emailAddressVisibility: r.email_address_visibility,
+  fullName: r.full_name,
+  avatarVersion: r.avatar_version,
+});
+
 /** Builds `FROM … WHERE …` for a narrow, with numbered parameters. */
 class QueryBuilder {
   readonly params: unknown[] = [];
@@ -174,13 +185,8 @@ export class TypeOrmMessageQueries extends MessageQueries {
 
   async senders(ids: readonly number[]): Promise<Map<number, SenderInfo>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.ds.query(`SELECT id, email, full_name, avatar_version FROM users WHERE id = ANY($1::int[])`, [ids]);
-    return new Map(
-      rows.map((r: { id: number; email: string; full_name: string; avatar_version: number }) => [
-        r.id,
-        { id: r.id, email: r.email, fullName: r.full_name, avatarVersion: r.avatar_version },
-      ]),
-    );
+    const rows: SenderRow[] = await this.ds.query(`SELECT ${SENDER_COLUMNS} FROM users u WHERE u.id = ANY($1::int[])`, [ids]);
+    return new Map(rows.map((r) => [r.id, senderInfo(r)]));
   }
 
   async reactions(realmId: number, messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
@@ -209,14 +215,14 @@ export class TypeOrmMessageQueries extends MessageQueries {
     const out = new Map<number, SenderInfo[]>();
     if (recipientIds.length === 0) return out;
     const rows = await this.ds.query(
-      `SELECT r.id AS recipient_id, u.id, u.email, u.full_name, u.avatar_version
+      `SELECT r.id AS recipient_id, ${SENDER_COLUMNS}
        FROM recipients r JOIN direct_message_group_members g ON g.group_id = r.type_id JOIN users u ON u.id = g.user_id
        WHERE r.id = ANY($1::int[]) AND r.type = ${RECIPIENT_DIRECT} ORDER BY u.id`,
       [recipientIds],
     );
-    for (const r of rows as { recipient_id: number; id: number; email: string; full_name: string; avatar_version: number }[]) {
+    for (const r of rows as (SenderRow & { recipient_id: number })[]) {
       const list = out.get(r.recipient_id) ?? [];
-      list.push({ id: r.id, email: r.email, fullName: r.full_name, avatarVersion: r.avatar_version });
+      list.push(senderInfo(r));
       out.set(r.recipient_id, list);
     }
     return out;

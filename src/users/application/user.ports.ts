@@ -51,8 +51,18 @@ export abstract class UserRepository {
   /** A system bot of the organization by the local part of its email (notification-bot, emailgateway). */
   abstract systemBot(realmId: number, localPart: string): Promise<UserRecord>;
   abstract findManyByIds(realmId: number, userIds: readonly number[]): Promise<Map<number, UserRecord>>;
-  /** By delivery email, case-insensitively; keys are the lower-cased emails. */
+  /**
+   * By delivery (real) email, case-insensitively; keys are the lower-cased emails. Only for
+   * registration, invitations and email changes (Zulip's get_user_by_delivery_email): an API
+   * lookup by real address would reveal users who hide it (email_address_visibility).
+   */
   abstract findManyByEmails(realmId: number, emails: readonly string[]): Promise<Map<string, UserRecord>>;
+  /**
+   * By API email (`email`: the real address only for users who show it to everyone, else
+   * `user<id>@<domain>`), case-insensitively; keys are the lower-cased emails. What API
+   * parameters naming users by email go by (Zulip's get_user): DM recipients, narrows, principals.
+   */
+  abstract findManyByApiEmails(realmId: number, emails: readonly string[]): Promise<Map<string, UserRecord>>;
   abstract getForUpdate(realmId: number, userId: number): Promise<User | null>;
   abstract emailInUse(realmId: number, email: string): Promise<boolean>;
   abstract activeUserNamed(realmId: number, fullName: string): Promise<boolean>;

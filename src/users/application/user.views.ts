@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canSeeDeliveryEmail, EMAIL_ADDRESS_VISIBILITY, type EmailViewer, isAdmin, isGuest, isOwner } from '@app/domain/users';
+import { canSeeDeliveryEmail, clientComputesGravatar, type EmailViewer, isAdmin, isGuest, isOwner } from '@app/domain/users';
 import type { UserGroupView, UserRecord } from './user.ports.js';
 import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
@@ -29,7 +29,7 @@ export interface PresentUserOptions {
  */
 export function presentUser(u: UserRecord, o: PresentUserOptions): Record<string, unknown> {
   const seesAddress = o.viewer === undefined || canSeeDeliveryEmail(o.viewer, u.id, u.emailAddressVisibility);
-  const clientComputes = o.clientGravatar && u.emailAddressVisibility === EMAIL_ADDRESS_VISIBILITY.EVERYONE;
+  const clientComputes = clientComputesGravatar(o.clientGravatar, u.emailAddressVisibility);
   const out: Record<string, unknown> = {
     email: u.email,
     user_id: u.id,

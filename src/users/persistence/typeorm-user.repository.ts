@@ -68,6 +68,18 @@ export class TypeOrmUserRepository extends UserRepository {
     return new Map(rows.map((r) => [r.deliveryEmail.toLowerCase(), toRecord(r)]));
   }
 
+  async findManyByApiEmails(realmId: number, emails: readonly string[]): Promise<Map<string, UserRecord>> {
+    if (emails.length === 0) return new Map();
+    const rows = await this.rows
+      .createQueryBuilder('u')
+      .where('u.realm_id = :realmId AND lower(u.email) = ANY(:emails)', {
+        realmId,
+        emails: emails.map((e) => e.trim().toLowerCase()),
+      })
+      .getMany();
+    return new Map(rows.map((r) => [r.email.toLowerCase(), toRecord(r)]));
+  }
+
   async getForUpdate(realmId: number, userId: number): Promise<User | null> {
     const row = await this.rows
       .createQueryBuilder('u')

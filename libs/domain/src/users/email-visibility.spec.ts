@@ -1,4 +1,4 @@
-import { canSeeDeliveryEmail, deliveryEmailAudienceChange, displayEmail, rolesSeeing, userIdOfDummyEmail, visibilitiesSeenBy } from './email-visibility.js';
+import { canSeeDeliveryEmail, clientComputesGravatar, deliveryEmailAudienceChange, displayEmail, rolesSeeing, userIdOfDummyEmail, visibilitiesSeenBy } from './email-visibility.js';
 import { Role } from './role.js';
 import { EMAIL_ADDRESS_VISIBILITY as V } from './user-settings.js';
 
@@ -43,5 +43,13 @@ describe('visibilitiesSeenBy', () => {
   it('lets members look up members-visible and public addresses only', () => {
     expect([...visibilitiesSeenBy(Role.MEMBER)].sort()).toEqual([V.EVERYONE, V.MEMBERS].sort());
     expect(visibilitiesSeenBy(Role.GUEST)).toEqual([V.EVERYONE]);
+  });
+});
+
+describe('clientComputesGravatar', () => {
+  it('leaves the avatar to a client_gravatar client only for public addresses', () => {
+    expect(clientComputesGravatar(true, V.EVERYONE)).toBe(true);
+    for (const v of [V.MEMBERS, V.MODERATORS, V.ADMINS, V.NOBODY]) expect(clientComputesGravatar(true, v)).toBe(false);
+    expect(clientComputesGravatar(false, V.EVERYONE)).toBe(false);
   });
 });

@@ -43,6 +43,15 @@ export function rolesSeeing(visibility: number): Role[] {
 }
 
 /**
+ * Whether a client that asked for client_gravatar computes this user's avatar itself: only from
+ * a public address (Zulip's get_users_for_api and MessageDict.finalize_payload); otherwise the
+ * server sends the URL, a Gravatar of the real address.
+ */
+export function clientComputesGravatar(clientGravatar: boolean, visibility: number): boolean {
+  return clientGravatar && visibility === V.EVERYONE;
+}
+
+/**
  * Zulip's get_display_email_address: the real address when everyone may see it, else
  * `user<id>@<fake email domain>` (the organization's host, or FAKE_EMAIL_DOMAIN).
  */
