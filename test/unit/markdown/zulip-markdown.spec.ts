@@ -132,8 +132,7 @@ describe('robustness', () => {
   const linkifier = compileRe2(prepareLinkifierPattern('#(?P<id>[0-9]+)'));
   const t = targets({ channelsByName: channels, linkifiers: linkifier.ok ? [{ pattern: linkifier.regex, urlTemplate: 'https://x.example/{id}' }] : [] });
 
-  it('never throws on thousands of random and malformed inputs, and balances its tags', () => {
-    const started = Date.now();
+  it('never throws on thousands of random and malformed inputs, and balances its tags', { timeout: 60_000 }, () => {
     for (let n = 0; n < 3000; n++) {
       const len = Math.floor(random() * 60);
       let s = '';
@@ -146,15 +145,13 @@ describe('robustness', () => {
       }
       expect(html).not.toMatch(/<script/i);
     }
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
-  it('renders deep nesting and long inputs quickly', () => {
+  // No timed assertion (speed belongs in benchmarks): this proves neither input throws or hangs.
+  it('renders deep nesting and long inputs', { timeout: 60_000 }, () => {
     const deep = `${'```quote\n'.repeat(50)}x${'\n```'.repeat(50)}`;
     expect(() => renderer.render(deep, t)).not.toThrow();
     const long = 'word *em* :cat: #1 $$x$$ '.repeat(400);
-    const started = Date.now();
-    renderer.render(long, t);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(renderer.render(long, t)).toContain('<em>em</em>');
   });
 });
