@@ -39,7 +39,10 @@ async function main(): Promise<void> {
       connections?.closing(); // answers from now on end their keep-alive connections
       // Answer the waiting long-polls (heartbeats), stop accepting, finish running requests, close the pool.
       await app?.close();
-      await embedded?.stop();
+      if (embedded) {
+        await embedded.stop(); // last: it runs in a process group of its own, so Ctrl-C did not reach it
+        logger.info('embedded PostgreSQL stopped');
+      }
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
