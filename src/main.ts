@@ -5,6 +5,7 @@ import { AppModule } from './app/app.module.js';
 import { configureApp } from './configure-app.js';
 import { BootstrapService } from './users/application/bootstrap.service.js';
 import { ServerConfig } from './shared/config/server-config.js';
+import { closeConnectionsAfterAnswers } from './shared/http/closing-connections.js';
 import { createLogger, PinoNestLogger } from './shared/logging/logger.js';
 import {
   type EmbeddedDatabase,
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   let embedded: EmbeddedDatabase | null = null;
   let app: NestExpressApplication | null = null;
+  let connections: { closing(): void } | null = null;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -34,8 +36,13 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
-      await app?.close(); // stop accepting, finish running requests, close the pool
-      await embedded?.stop();
+      connections?.closing(); // answers from now on end their keep-alive connections
+      // Answer the waiting long-polls (heartbeats), stop accepting, finish running requests, close the pool.
+      await app?.close();
+      if (embedded) {
+        await embedded.stop(); // last: it runs in a process group of its own, so Ctrl-C did not reach it
+        logger.info('embedded PostgreSQL stopped');
+      }
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
@@ -61,6 +68,7 @@ async function main(): Promise<void> {
       logger: new PinoNestLogger(logger),
     });
     configureApp(app);
+    connections = closeConnectionsAfterAnswers(app.getHttpServer());
     await app.listen(config.port, config.host);
   } catch (err) {
     logger.error({ err }, 'start-up failed');

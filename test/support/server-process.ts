@@ -21,12 +21,14 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the server on `port` with `env` added to this process's environment (and the `unset`
- * variables removed); resolves once it listens.
+ * variables removed); resolves once it listens. `detached` gives it a process group of its own
+ * (as a shell gives a command it runs): `process.kill(-pid, …)` then signals that group, like
+ * Ctrl-C in a terminal.
  */
-export function startServer(port: number, env: Record<string, string>, unset: string[] = []): Promise<ServerProcess> {
+export function startServer(port: number, env: Record<string, string>, unset: string[] = [], opts: { detached?: boolean } = {}): Promise<ServerProcess> {
   const merged: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env };
   for (const name of unset) delete merged[name];
-  const proc = spawn(process.execPath, ['dist/src/main.js'], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['dist/src/main.js'], { env: merged, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached === true });
   let out = '';
   proc.stdout!.on('data', (c) => (out += c));
   proc.stderr!.on('data', (c) => (out += c));

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@app/domain/shared';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
+import { AppLogger } from '../../shared/logging/logger.js';
 
 export interface Capabilities {
   bulkMessageDeletion: boolean;
@@ -134,19 +135,38 @@ function presenceCopy(o: QueueOptions, e: Record<string, unknown>): Record<strin
  * long-polling GET /events, fed by the event journal, collected when idle.
  */
 @Injectable()
-export class EventQueues implements OnApplicationShutdown {
+export class EventQueues implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
   private readonly byRealm = new Map<number, Set<Queue>>();
   /** Each user's queues, oldest registration first (the per-user cap, MAX_EVENT_QUEUES_PER_USER). */
   private readonly byUser = new Map<number, Set<Queue>>();
   private readonly gcTimer: NodeJS.Timeout;
+  /** Set when shutdown begins: no poll waits any more. */
+  private closing = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly config: ServerConfig,
+    private readonly logger: AppLogger,
   ) {
     this.gcTimer = setInterval(() => this.collectGarbage(), 60_000);
     this.gcTimer.unref();
+  }
+
+  /**
+   * Shutdown, before the HTTP server stops (it waits for running requests): every waiting poll
+   * is answered now with a heartbeat, as when its wait ends, and polls still arriving are
+   * answered at once. The clients poll again, reaching another server or this one restarted.
+   */
+  beforeApplicationShutdown(): void {
+    this.closing = true;
+    let answered = 0;
+    for (const q of this.queues.values()) {
+      if (q.waiter === null) continue;
+      q.push(-1, { type: 'heartbeat' });
+      answered += 1;
+    }
+    this.logger.info({ polls: answered }, 'shutdown: answered the waiting long-polls');
   }
 
   onApplicationShutdown(): void {
@@ -236,6 +256,10 @@ export class EventQueues implements OnApplicationShutdown {
     q.lastTouched = this.clock.now().getTime();
     q.wake(); // an older poll on this queue is answered now
     if (q.events.length > 0 || dontBlock) return q.events.map((e) => e.event);
+    if (this.closing) {
+      q.push(-1, { type: 'heartbeat' });
+      return q.events.map((e) => e.event);
+    }
     const heartbeatMs = (this.config.eventHeartbeatSeconds + Math.floor(Math.random() * 11) * (this.config.eventHeartbeatSeconds >= 45 ? 1 : 0)) * 1000;
     return new Promise<QueuedEvent[]>((resolve) => {
       const timer = setTimeout(() => {

