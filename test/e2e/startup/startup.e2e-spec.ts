@@ -61,7 +61,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('npm start without DATABASE_URL', () => {
+// initdb, migrations and the first start of the embedded PostgreSQL take ~25 s on a loaded 2-core machine.
+describe('npm start without DATABASE_URL', { timeout: 120_000 }, () => {
   let apiKey: string;
 
   it('bootstraps the organization, prints the URL and the owner’s credentials, and serves the API', async () => {
