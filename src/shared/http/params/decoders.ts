@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { badRequest, DomainError } from '@app/domain/shared';
 import { codePointLength } from '@app/domain/shared';
 
@@ -111,42 +112,74 @@ export class JsonFloat {
   constructor(readonly value: number) {}
 }
 
-const FLOAT_KEY = '\u0000svc-float';
+/**
+ * A scan over valid JSON text: a string token (kept as it is, so digits inside strings are
+ * never touched) or a number token, which is a float when it has a fraction or an exponent. The
+ * string branch is the unrolled `"[^"\\]*(?:\\.[^"\\]*)*"`: on valid JSON every match succeeds
+ * at its first attempt, so the scan is linear.
+ */
+const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
 
 /**
- * JSON.parse that keeps `5.0` distinguishable from `5` (as Python's json module does), by
- * wrapping fraction/exponent number tokens in JsonFloat.
+ * Float tokens are rewritten as strings starting with this mark. Its random part is drawn at
+ * start-up, so no client text can spell it and have its own string taken for a float.
+ */
+const FLOAT_MARK = `${randomBytes(8).toString('hex')}:`;
+
+const unmark = (v: unknown): unknown =>
+  typeof v === 'string' && v.startsWith(FLOAT_MARK) ? new JsonFloat(Number(v.slice(FLOAT_MARK.length))) : v;
+
+/** Turns the marked strings of a parsed value back into JsonFloat, without recursion (any depth). */
+function unmarkFloats(root: unknown): unknown {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v: unknown = node[i];
+        if (typeof v === 'object' && v !== null) stack.push(v);
+        else node[i] = unmark(v);
+      }
+    } else if (typeof node === 'object' && node !== null) {
+      const obj = node as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const v = obj[key];
+        if (typeof v === 'object' && v !== null) stack.push(v);
+        else if (typeof v === 'string' && v.startsWith(FLOAT_MARK)) {
+          // defineProperty: an own "__proto__" key stays a plain property.
+          Object.defineProperty(obj, key, { value: unmark(v), writable: true, enumerable: true, configurable: true });
+        }
+      }
+    }
+  }
+  return unmark(root);
+}
+
+/**
+ * JSON.parse that keeps `5.0` distinguishable from `5`, as Python's json module does (Zulip's
+ * `Json[int]` refuses `5.0`). JSON.parse checks and parses the text. Only when the text has a
+ * number token with a fraction or an exponent, one native regular-expression scan rewrites those
+ * tokens as marked strings (see FLOAT_MARK), JSON.parse reads that text, and a walk turns the
+ * marked strings into JsonFloat. Every step is linear in the input, and none recurses, so
+ * nesting depth costs no stack. Integers beyond 2^53 stay (rounded) numbers, which the int
+ * decoder refuses as "is not an integer", as before.
+ *
+ * (A reviver is avoided: Node 20's reviver recurses, so deep input overflows the stack, and it
+ * is slow. JSON.parse's source-text access, `context.source`, would do all this in one pass
+ * but needs Node 21+, and the server supports Node 20.19.)
  */
 export function parseJson(text: string): unknown {
-  let marked = '';
-  let inString = false;
-  let changed = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      marked += c;
-      if (c === '\\') marked += text[++i] ?? '';
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      marked += c;
-      continue;
-    }
-    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (m && (c === '-' || (c >= '0' && c <= '9'))) {
-      if (m[1] !== undefined || m[2] !== undefined) {
-        marked += `{${JSON.stringify(FLOAT_KEY)}:${m[0]}}`;
-        changed = true;
-      } else marked += m[0];
-      i += m[0].length - 1;
-      continue;
-    }
-    marked += c;
+  const value: unknown = JSON.parse(text);
+  if (!/[.eE]/.test(text)) return value;
+  const parts: string[] = [];
+  let last = 0;
+  TOKENS.lastIndex = 0;
+  for (let m = TOKENS.exec(text); m !== null; m = TOKENS.exec(text)) {
+    if (m[1] === undefined && m[2] === undefined) continue;
+    parts.push(`${text.slice(last, m.index)}"${FLOAT_MARK}${m[0]}"`);
+    last = TOKENS.lastIndex;
   }
-  if (!changed) return JSON.parse(text);
-  return JSON.parse(marked, (_k, v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) && FLOAT_KEY in v ? new JsonFloat(v[FLOAT_KEY]) : v,
-  );
+  if (parts.length === 0) return value;
+  parts.push(text.slice(last));
+  return unmarkFloats(JSON.parse(parts.join('')));
 }
