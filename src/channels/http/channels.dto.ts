@@ -65,7 +65,7 @@ export function settingValuesOf(dto: object): Partial<Record<ChannelGroupSetting
 }
 
 export class SubscribeDto extends ChannelSettingValues {
-  @JsonParam(list(subscriptionItem)) subscriptions: { name: string; color?: string; description?: string }[];
+  @JsonParam(list(subscriptionItem), { domainNul: ['name'] }) subscriptions: { name: string; color?: string; description?: string }[];
   @JsonParam(principals(), { default: null }) principals: number[] | string[] | null;
   @JsonParam(bool(), { default: true }) authorization_errors_fatal: boolean;
   @JsonParam(bool(), { default: false }) invite_only: boolean;
@@ -80,7 +80,7 @@ export class SubscribeDto extends ChannelSettingValues {
 }
 
 export class CreateChannelDto extends ChannelSettingValues {
-  @PlainParam(str({ notBlank: true })) name: string;
+  @PlainParam(str({ notBlank: true }), { domainNul: true }) name: string;
   @JsonParam(list(int())) subscribers: number[];
   @PlainParam(str(), { default: '' }) @MaxChars(MAX_CHANNEL_DESCRIPTION_LENGTH) description: string;
   @JsonParam(bool(), { default: false }) invite_only: boolean;
@@ -94,13 +94,13 @@ export class CreateChannelDto extends ChannelSettingValues {
 }
 
 export class UnsubscribeDto {
-  @JsonParam(list(str())) subscriptions: string[];
+  @JsonParam(list(str()), { domainNul: true }) subscriptions: string[];
   @JsonParam(principals(), { default: null }) principals: number[] | string[] | null;
 }
 
 export class UpdateChannelDto {
   @PlainParam(str(), { optional: true }) @MaxChars(MAX_CHANNEL_DESCRIPTION_LENGTH) description?: string;
-  @PlainParam(str(), { optional: true }) new_name?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) new_name?: string;
   @JsonParam(bool(), { optional: true }) is_private?: boolean;
   @JsonParam(bool(), { optional: true }) is_web_public?: boolean;
   @JsonParam(bool(), { optional: true }) history_public_to_subscribers?: boolean;
@@ -171,12 +171,12 @@ export class EmailAddressDto {
 }
 
 export class CreateFolderDto {
-  @PlainParam(str()) @MaxChars(60) name: string;
+  @PlainParam(str(), { domainNul: true }) @MaxChars(60) name: string;
   @PlainParam(str()) @MaxChars(1024) description: string;
 }
 
 export class UpdateFolderDto {
-  @PlainParam(str(), { optional: true }) @MaxChars(60) name?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) @MaxChars(60) name?: string;
   @PlainParam(str(), { optional: true }) @MaxChars(1024) description?: string;
   @JsonParam(bool(), { optional: true }) is_archived?: boolean;
 }

@@ -9,7 +9,7 @@ import {
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Request } from 'express';
-import { type Decoder, parseJson } from './decoders.js';
+import { checkText, type Decoder, type DomainNul, jsonMayHoldBadText, parseJson } from './decoders.js';
 import { markParamsRead } from './request-params.js';
 
 /**
@@ -26,6 +26,8 @@ export interface ParamOptions {
   optional?: boolean;
   /** Other accepted names; sending two of them is REQUEST_CONFUSING_VAR. */
   aliases?: readonly string[];
+  /** Text whose NUL a domain rule answers with Zulip's own words (see DomainNul). */
+  domainNul?: DomainNul;
 }
 
 interface ParamSpec {
@@ -35,6 +37,7 @@ interface ParamSpec {
   required: boolean;
   default: unknown;
   aliases: readonly string[];
+  domainNul?: DomainNul;
 }
 
 const SPECS = Symbol('svc:params');
@@ -50,6 +53,7 @@ function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOpt
       required: !o.optional && !('default' in o),
       default: o.default,
       aliases: o.aliases ?? [],
+      domainNul: o.domainNul,
     });
   };
 }
@@ -94,16 +98,30 @@ function lookup(req: Request, spec: ParamSpec): { name: string; raw: unknown } |
   return { name, raw };
 }
 
+/**
+ * The decoder's checks come first (Zulip's own answers: type, length, blank...), then the one
+ * rule for text (checkText), which refuses what would otherwise reach the database.
+ */
 function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
-  if (typeof raw !== 'string' || spec.encoding === 'plain') return spec.decoder(raw, name);
+  if (typeof raw !== 'string' || spec.encoding === 'plain') {
+    const value = spec.decoder(raw, name);
+    checkText(raw, name, spec.domainNul);
+    return value;
+  }
   let parsed: unknown;
   try {
     parsed = parseJson(raw);
   } catch {
-    if (spec.encoding === 'lenient') return spec.decoder(raw, name);
+    if (spec.encoding === 'lenient') {
+      const value = spec.decoder(raw, name);
+      checkText(raw, name, spec.domainNul);
+      return value;
+    }
     throw new DomainError(`${name} is not valid JSON`);
   }
-  return spec.decoder(parsed, name);
+  const value = spec.decoder(parsed, name);
+  if (jsonMayHoldBadText(raw)) checkText(parsed, name, spec.domainNul);
+  return value;
 }
 
 /**
