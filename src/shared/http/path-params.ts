@@ -40,7 +40,9 @@ export class UserRefPipe implements PipeTransform<string, number | string> {
 @Injectable()
 export class PathTextPipe implements PipeTransform<unknown, unknown> {
   transform(value: unknown, meta: ArgumentMetadata): unknown {
-    if (meta.type === 'param' && typeof value === 'string') checkText(value, meta.data ?? 'path');
+    if (meta.type !== 'param') return value;
+    // A string, or the segments of a wildcard route ({emoji_name} may hold slashes).
+    if (typeof value === 'string' || Array.isArray(value)) checkText(Array.isArray(value) ? value.join('/') : value, meta.data ?? 'path');
     return value;
   }
 }

@@ -43,6 +43,12 @@ export type DomainNul = true | readonly string[];
  * path of the value holding it, e.g. `narrow[0][1]`. Iterative, so any nesting depth is fine.
  */
 export function checkText(value: unknown, path: string, domainNul?: DomainNul): void {
+  const error = badText(value, path, domainNul);
+  if (error !== null) throw error;
+}
+
+/** checkText's finding, as a value: the error to answer, or null. */
+export function badText(value: unknown, path: string, domainNul?: DomainNul): DomainError | null {
   interface Frame {
     value: unknown;
     parent: Frame | null;
@@ -61,7 +67,7 @@ export function checkText(value: unknown, path: string, domainNul?: DomainNul): 
     const frame = stack.pop()!;
     const v = frame.value;
     if (typeof v === 'string') {
-      if (bad(v, frame.nulAllowed)) throw invalidCharacters(pathOf(frame));
+      if (bad(v, frame.nulAllowed)) return invalidCharacters(pathOf(frame));
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const e: unknown = v[i];
@@ -71,13 +77,14 @@ export function checkText(value: unknown, path: string, domainNul?: DomainNul): 
       const entries = Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, e] = entries[i];
-        if (bad(key, frame.nulAllowed)) throw invalidCharacters(pathOf(frame));
+        if (bad(key, frame.nulAllowed)) return invalidCharacters(pathOf(frame));
         if (typeof e === 'object' || typeof e === 'string') {
           stack.push({ value: e, parent: frame, step: `[${JSON.stringify(key)}]`, nulAllowed: frame.nulAllowed || keys.includes(key) });
         }
       }
     }
   }
+  return null;
 }
 
 /**
@@ -86,10 +93,39 @@ export function checkText(value: unknown, path: string, domainNul?: DomainNul): 
  */
 export const jsonMayHoldBadText = (text: string): boolean => /\\u0000|\\u[dD][89abcdefABCDEF]|[\ud800-\udfff]/.test(text);
 
+/**
+ * How deeply a JSON parameter may nest arrays and objects: pydantic's JSON parser (jiter, which
+ * reads Zulip's `Json[...]` parameters) stops at 200 levels, and Zulip answers
+ * "<name> is not valid JSON". Deeper values would also overflow the stack of any code that
+ * walks them recursively.
+ */
+export const MAX_JSON_DEPTH = 200;
+
+/** Whether a value nests arrays and objects more than `limit` levels deep (iterative). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null || v instanceof JsonFloat) continue;
+    if (depth > limit) return true;
+    for (const e of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof e === 'object' && e !== null) stack.push([e, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export const bool = (): Decoder<boolean> => (v, path) => {
   if (typeof v !== 'boolean') throw paramError(`${path} is not a boolean`);
   return v;
 };
+
+/**
+ * The largest value of a PostgreSQL `integer` column. Numbers that are stored as they are sent
+ * (time limits, retention days) are bounded by it at the parameter layer: `<name> is too large`.
+ * (Ids are not: an id beyond it names nothing, see storableIds.)
+ */
+export const INT4_MAX = 2_147_483_647;
 
 export const int =
   (o: { min?: number; max?: number; oneOf?: readonly number[] } = {}): Decoder<number> =>
