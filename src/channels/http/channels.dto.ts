@@ -6,6 +6,7 @@ import {
   type Decoder,
   dict,
   int,
+  INT4_MAX,
   JsonParam,
   LenientJsonParam,
   list,
@@ -42,7 +43,8 @@ const subscriptionItem: Decoder<{ name: string; color?: string; description?: st
   return d;
 };
 
-const retention = () => oneOf<string | number>(int(), str());
+/** Days kept in an integer column, or 'unlimited' / 'realm_default'. */
+const retention = () => oneOf<string | number>(int({ max: INT4_MAX }), str());
 
 /** The 11 channel permission settings as plain values (creation). */
 abstract class ChannelSettingValues {
