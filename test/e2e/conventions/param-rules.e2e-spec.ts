@@ -110,6 +110,7 @@ describe('text parameters refuse NUL and unpaired surrogates', () => {
   });
 
   it('a NUL in a path segment is refused too', async () => {
+    expectError(await t.delete(`realm/emoji/${encodeURIComponent(NUL)}`), 400, 'Invalid characters in emoji_name');
     expectError(await t.get(`users/${encodeURIComponent('a\u0000b@example.com')}`, { as: alice }), 400, 'Invalid characters in user_id');
     expectError(
       await t.get(`users/${encodeURIComponent('a\u0000b@example.com')}/presence`, { as: alice }),
@@ -225,5 +226,32 @@ describe('an id beyond the id columns names nothing', () => {
     expectError(await call('post', 'messages', { type: 'direct', to: [HUGE], content: 'x' }), 400, `Invalid user ID ${HUGE}`);
     expectError(await call('post', 'user_groups/create', { name: 'g', description: 'd', members: [HUGE] }), 400, `Invalid user ID: ${HUGE}`);
     expectError(await call('post', 'users/me/subscriptions', { subscriptions: [{ name: 'n' }], principals: [HUGE] }, t.owner), 400, 'No such user');
+  });
+});
+
+describe('JSON nesting and numbers kept in integer columns', () => {
+  it('a narrow nested deeper than Zulip parses is not valid JSON (not a 500)', async () => {
+    const deep = `${'['.repeat(50_000)}1${']'.repeat(50_000)}`;
+    const before = await snapshot();
+    for (const narrow of [`[["channel", ${deep}]]`, `[{"operator": "dm", "operand": ${deep}}]`]) {
+      const res = await call('post', 'messages/flags/narrow', { anchor: 'newest', num_before: 1, num_after: 0, op: 'add', flag: 'read', narrow });
+      expectError(res, 400, 'narrow is not valid JSON');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['patch', 'realm', { waiting_period_threshold: HUGE }, 'waiting_period_threshold is too large'],
+    ['patch', 'realm', { message_content_edit_limit_seconds: HUGE }, 'message_content_edit_limit_seconds is too large'],
+    ['patch', 'realm', { message_content_delete_limit_seconds: HUGE }, 'message_content_delete_limit_seconds is too large'],
+    ['patch', 'realm', { move_messages_within_stream_limit_seconds: HUGE }, 'move_messages_within_stream_limit_seconds is too large'],
+    ['patch', 'realm', { move_messages_between_streams_limit_seconds: HUGE }, 'move_messages_between_streams_limit_seconds is too large'],
+    ['patch', 'realm', { message_retention_days: HUGE }, 'message_retention_days is too large'],
+    ['post', 'users/me/subscriptions', { subscriptions: [{ name: 'kept' }], message_retention_days: HUGE }, 'message_retention_days is too large'],
+    ['patch', 'streams/{general}', { message_retention_days: HUGE }, 'message_retention_days is too large'],
+  ] as [Method, string, Record<string, unknown>, string][])('%s %s %j: %s, nothing written', async (method, path, params, msg) => {
+    const before = await snapshot();
+    expectError(await call(method, path.replace('{general}', String(general)), params, t.owner), 400, msg);
+    expect(await snapshot()).toEqual(before);
   });
 });
