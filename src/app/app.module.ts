@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ChannelsModule } from '../channels/channels.module.js';
 import { DraftsModule } from '../drafts/drafts.module.js';
@@ -16,6 +16,7 @@ import type { ServerConfig } from '../shared/config/server-config.js';
 import { AllExceptionsFilter } from '../shared/http/all-exceptions.filter.js';
 import { MultipartBodyInterceptor } from '../shared/http/multipart-body.interceptor.js';
 import { EnvelopeInterceptor } from '../shared/http/envelope.interceptor.js';
+import { PathTextPipe } from '../shared/http/path-params.js';
 import { UsersModule } from '../users/users.module.js';
 import { CrossContextPorts } from './cross-context.ports.js';
 import { KernelModule } from './kernel.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
         // After the guards: a multipart body is read only for a request that may reach its route.
         { provide: APP_INTERCEPTOR, useClass: MultipartBodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useClass: PathTextPipe },
       ],
     };
   }

@@ -8,6 +8,7 @@ import {
   ignoredParams,
   int,
   JsonParam,
+  MAX_JSON_DEPTH,
   LenientJsonParam,
   list,
   MaxChars,
@@ -105,5 +106,66 @@ describe('Zulip parameter parsing', () => {
     expect(() => decodeJsonParam('away', 'yes', bool())).toThrow('away is not valid JSON');
     expect(() => decodeJsonParam('away', '1', bool())).toThrow('away is not a boolean');
     expect(() => decodeJsonParam('away', 1, bool())).toThrow('away is not a boolean');
+  });
+});
+
+class TextDto {
+  @PlainParam(str()) title: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) content?: string;
+  @JsonParam((v) => v, { optional: true }) narrow?: unknown;
+  @JsonParam((v) => v, { optional: true, domainNul: ['name'] }) subs?: unknown;
+}
+
+/** A JSON request body: its arrays are values, not repeated keys. */
+const jsonReq = (body: Record<string, unknown>) => ({ body, query: {}, params: {}, is: () => true }) as unknown as Request;
+
+function textError(body: Record<string, unknown>, json = false): string {
+  try {
+    parseParams(json ? jsonReq(body) : req(body), TextDto);
+  } catch (e) {
+    return (e as DomainError).msg;
+  }
+  return 'no error';
+}
+
+describe('the one rule for text (issue 13, finding 12)', () => {
+  it.each([
+    [{ title: 'a\u0000b' }, 'Invalid characters in title'],
+    [{ title: 'a\ud800b' }, 'Invalid characters in title'],
+    [{ title: 'a\udc00' }, 'Invalid characters in title'],
+    [{ title: 't', narrow: '[["search", "a\\u0000"]]' }, 'Invalid characters in narrow[0][1]'],
+    [{ title: 't', narrow: '[{"operator": "topic", "operand": "\\udbff"}]' }, 'Invalid characters in narrow[0]["operand"]'],
+    [{ title: 't', narrow: '{"a\\u0000": 1}' }, 'Invalid characters in narrow'],
+    [{ title: 't', content: 'a\ud800' }, 'Invalid characters in content'],
+    [{ title: 't', subs: '[{"name": "x", "description": "a\\u0000"}]' }, 'Invalid characters in subs[0]["description"]'],
+  ])('%j → %s', (body, msg) => {
+    expect(textError(body)).toBe(msg);
+  });
+
+  it('keeps surrogate pairs, and NUL where a domain rule answers for it', () => {
+    expect(textError({ title: '😀 \ud83d\ude00' })).toBe('no error');
+    expect(textError({ title: 't', narrow: '["\\ud83d\\ude00"]' })).toBe('no error');
+    expect(textError({ title: 't', content: 'a\u0000b' })).toBe('no error');
+    expect(textError({ title: 't', subs: '[{"name": "a\\u0000"}]' })).toBe('no error');
+  });
+
+  it('checks a JSON request body\'s parsed values too', () => {
+    expect(textError({ title: 't', narrow: [['search', 'a\u0000']] }, true)).toBe('Invalid characters in narrow[0][1]');
+  });
+
+  it('every other parameter error answers first, as in Zulip (which only fails at the database)', () => {
+    expect(error({ name: 'abcdef\u0000' }).msg).toBe('name is too long (limit: 5 characters)');
+    expect(error({ name: 'a\u0000', flag: 'nope' }).msg).toBe('flag is not valid JSON');
+    expect(error({ name: 'a\u0000', flag: 'true' }).msg).toBe('Invalid characters in name');
+  });
+});
+
+describe('JSON nesting', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  it(`accepts ${MAX_JSON_DEPTH} levels and refuses more as Zulip does ("is not valid JSON")`, () => {
+    expect(textError({ title: 't', narrow: nested(MAX_JSON_DEPTH) })).toBe('no error');
+    expect(textError({ title: 't', narrow: nested(MAX_JSON_DEPTH + 1) })).toBe('narrow is not valid JSON');
+    expect(textError({ title: 't', narrow: nested(100_000) })).toBe('narrow is not valid JSON');
+    expect(textError({ title: 't', narrow: JSON.parse(nested(MAX_JSON_DEPTH + 1)) }, true)).toBe('narrow is not valid JSON');
   });
 });

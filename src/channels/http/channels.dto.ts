@@ -6,6 +6,7 @@ import {
   type Decoder,
   dict,
   int,
+  INT4_MAX,
   JsonParam,
   LenientJsonParam,
   list,
@@ -42,7 +43,8 @@ const subscriptionItem: Decoder<{ name: string; color?: string; description?: st
   return d;
 };
 
-const retention = () => oneOf<string | number>(int(), str());
+/** Days kept in an integer column, or 'unlimited' / 'realm_default'. */
+const retention = () => oneOf<string | number>(int({ max: INT4_MAX }), str());
 
 /** The 11 channel permission settings as plain values (creation). */
 abstract class ChannelSettingValues {
@@ -65,7 +67,7 @@ export function settingValuesOf(dto: object): Partial<Record<ChannelGroupSetting
 }
 
 export class SubscribeDto extends ChannelSettingValues {
-  @JsonParam(list(subscriptionItem)) subscriptions: { name: string; color?: string; description?: string }[];
+  @JsonParam(list(subscriptionItem), { domainNul: ['name'] }) subscriptions: { name: string; color?: string; description?: string }[];
   @JsonParam(principals(), { default: null }) principals: number[] | string[] | null;
   @JsonParam(bool(), { default: true }) authorization_errors_fatal: boolean;
   @JsonParam(bool(), { default: false }) invite_only: boolean;
@@ -80,7 +82,7 @@ export class SubscribeDto extends ChannelSettingValues {
 }
 
 export class CreateChannelDto extends ChannelSettingValues {
-  @PlainParam(str({ notBlank: true })) name: string;
+  @PlainParam(str({ notBlank: true }), { domainNul: true }) name: string;
   @JsonParam(list(int())) subscribers: number[];
   @PlainParam(str(), { default: '' }) @MaxChars(MAX_CHANNEL_DESCRIPTION_LENGTH) description: string;
   @JsonParam(bool(), { default: false }) invite_only: boolean;
@@ -94,13 +96,13 @@ export class CreateChannelDto extends ChannelSettingValues {
 }
 
 export class UnsubscribeDto {
-  @JsonParam(list(str())) subscriptions: string[];
+  @JsonParam(list(str()), { domainNul: true }) subscriptions: string[];
   @JsonParam(principals(), { default: null }) principals: number[] | string[] | null;
 }
 
 export class UpdateChannelDto {
   @PlainParam(str(), { optional: true }) @MaxChars(MAX_CHANNEL_DESCRIPTION_LENGTH) description?: string;
-  @PlainParam(str(), { optional: true }) new_name?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) new_name?: string;
   @JsonParam(bool(), { optional: true }) is_private?: boolean;
   @JsonParam(bool(), { optional: true }) is_web_public?: boolean;
   @JsonParam(bool(), { optional: true }) history_public_to_subscribers?: boolean;
@@ -171,12 +173,12 @@ export class EmailAddressDto {
 }
 
 export class CreateFolderDto {
-  @PlainParam(str()) @MaxChars(60) name: string;
+  @PlainParam(str(), { domainNul: true }) @MaxChars(60) name: string;
   @PlainParam(str()) @MaxChars(1024) description: string;
 }
 
 export class UpdateFolderDto {
-  @PlainParam(str(), { optional: true }) @MaxChars(60) name?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) @MaxChars(60) name?: string;
   @PlainParam(str(), { optional: true }) @MaxChars(1024) description?: string;
   @JsonParam(bool(), { optional: true }) is_archived?: boolean;
 }

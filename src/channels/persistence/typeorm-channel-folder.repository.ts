@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { type ChannelFolderRecord, ChannelFolderRepository } from '../application/channel.ports.js';
+import { isStorableId } from '../../shared/application/ids.js';
 
 export class TypeOrmChannelFolderRepository extends ChannelFolderRepository {
   constructor(private readonly em: EntityManager) {
@@ -7,6 +8,7 @@ export class TypeOrmChannelFolderRepository extends ChannelFolderRepository {
   }
 
   async exists(realmId: number, folderId: number): Promise<boolean> {
+    if (!isStorableId(folderId)) return false;
     const rows = await this.em.query(`SELECT 1 FROM channel_folders WHERE realm_id = $1 AND id = $2`, [realmId, folderId]);
     return rows.length > 0;
   }
@@ -37,8 +39,7 @@ export class TypeOrmChannelFolderRepository extends ChannelFolderRepository {
   }
 
   async getForUpdate(realmId: number, folderId: number): Promise<ChannelFolderRecord | null> {
-    // Ids beyond PostgreSQL's integer range name no folder.
-    if (!Number.isSafeInteger(folderId) || folderId < 1 || folderId > 2_147_483_647) return null;
+    if (!isStorableId(folderId)) return null;
     const [r] = await this.em.query(`SELECT * FROM channel_folders WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, folderId]);
     if (!r) return null;
     return {

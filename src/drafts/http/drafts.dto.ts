@@ -45,11 +45,11 @@ export const draftData: Decoder<DraftInput> = (v, path) => {
 };
 
 export class CreateDraftsDto {
-  @JsonParam(list(draftData), { default: [] }) drafts: DraftInput[];
+  @JsonParam(list(draftData), { default: [], domainNul: ['content', 'topic'] }) drafts: DraftInput[];
 }
 
 export class EditDraftDto {
-  @JsonParam(draftData) draft: DraftInput;
+  @JsonParam(draftData, { domainNul: ['content', 'topic'] }) draft: DraftInput;
 }
 
 /** A saved snippet's title or content: stripped, not blank, not too long. */
@@ -73,7 +73,7 @@ export class EditSavedSnippetDto {
 export class CreateReminderDto {
   @JsonParam(int()) message_id: number;
   @JsonParam(int()) scheduled_delivery_timestamp: number;
-  @PlainParam(str(), { optional: true }) note?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) note?: string;
 }
 
 /** `to` of scheduled messages, Json[int | list[int]]: pydantic reports the `int` alternative when neither fits. */
@@ -86,22 +86,22 @@ const scheduledTo: Decoder<number | number[]> = (v, path) => {
 
 /** POST /scheduled_messages (Zulip's create_scheduled_message_backend, in its parameter order). */
 export class CreateScheduledMessageDto {
-  @PlainParam(str()) content: string;
+  @PlainParam(str(), { domainNul: true }) content: string;
   @JsonParam(bool(), { optional: true }) read_by_sender?: boolean;
   @JsonParam(scheduledTo) to: number | number[];
   @PlainParam(literal(SCHEDULED_MESSAGE_TYPES)) type: ScheduledMessageTypeParam;
   @JsonParam(int()) scheduled_delivery_timestamp: number;
-  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  @PlainParam(str(), { optional: true, aliases: ['subject'], domainNul: true }) topic?: string;
   /** The client name, as for POST /messages (else the User-Agent's). */
   @PlainParam(str(), { optional: true }) client?: string;
 }
 
 /** PATCH /scheduled_messages/{id} (Zulip's update_scheduled_message_backend, in its parameter order). */
 export class EditScheduledMessageDto {
-  @PlainParam(str(), { optional: true }) content?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) content?: string;
   @PlainParam(literal(SCHEDULED_MESSAGE_TYPES), { optional: true }) type?: ScheduledMessageTypeParam;
   @JsonParam(int(), { optional: true }) scheduled_delivery_timestamp?: number;
   @JsonParam(scheduledTo, { optional: true }) to?: number | number[];
-  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  @PlainParam(str(), { optional: true, aliases: ['subject'], domainNul: true }) topic?: string;
   @PlainParam(str(), { optional: true }) client?: string;
 }

@@ -16,8 +16,8 @@ import type { NarrowTerm } from '../application/message-queries.js';
 export class SendMessageDto {
   @PlainParam(literal(['direct', 'private', 'channel', 'stream'] as const)) type: 'direct' | 'private' | 'channel' | 'stream';
   @LenientJsonParam((v) => v, { optional: true }) to?: unknown;
-  @PlainParam(str()) content: string;
-  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  @PlainParam(str(), { domainNul: true }) content: string;
+  @PlainParam(str(), { optional: true, aliases: ['subject'], domainNul: true }) topic?: string;
   @PlainParam(str(), { optional: true }) queue_id?: string;
   @PlainParam(str(), { optional: true }) local_id?: string;
   @JsonParam(bool(), { optional: true }) read_by_sender?: boolean;
@@ -63,13 +63,13 @@ export class UpdateFlagsDto {
 }
 
 export class EditMessageDto {
-  @PlainParam(str(), { optional: true, aliases: ['subject'] }) topic?: string;
+  @PlainParam(str(), { optional: true, aliases: ['subject'], domainNul: true }) topic?: string;
   @JsonParam(int({ min: 0 }), { optional: true }) stream_id?: number;
   @PlainParam(literal(['change_one', 'change_later', 'change_all'] as const), { default: 'change_one' })
   propagate_mode: 'change_one' | 'change_later' | 'change_all';
   @JsonParam(bool(), { default: false }) send_notification_to_old_thread: boolean;
   @JsonParam(bool(), { default: true }) send_notification_to_new_thread: boolean;
-  @PlainParam(str(), { optional: true }) content?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) content?: string;
   @PlainParam(str(), { optional: true }) prev_content_sha256?: string;
 }
 

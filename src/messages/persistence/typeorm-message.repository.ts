@@ -1,6 +1,7 @@
 import { type EditHistoryEntry, FLAG_BITS, type FlagPlan, Message, type TopicMessage, type TopicMove } from '@app/domain/messages';
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
+import { isStorableId, storableIds } from '../../shared/application/ids.js';
 import { type MessageRecord, MessageRepository, type TopicFacts, type UserMessageRow } from '../application/message.ports.js';
 import { alertWordParams, hasAlertWordInSql, hasAlertWordSql } from './alert-word-flags.js';
 
@@ -50,17 +51,20 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async find(realmId: number, messageId: number): Promise<MessageRecord | null> {
+    if (!isStorableId(messageId)) return null;
     const [row] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = $2`, [realmId, messageId]);
     return row ? toMessageRecord(row) : null;
   }
 
-  async findMany(realmId: number, ids: readonly number[]): Promise<Map<number, MessageRecord>> {
+  async findMany(realmId: number, requested: readonly number[]): Promise<Map<number, MessageRecord>> {
+    const ids = storableIds(requested);
     if (ids.length === 0) return new Map();
     const rows = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = ANY($2::int[])`, [realmId, ids]);
     return new Map(rows.map((r: Record<string, unknown>) => [r.id as number, toMessageRecord(r)]));
   }
 
   async getForUpdate(realmId: number, messageId: number): Promise<Message | null> {
+    if (!isStorableId(messageId)) return null;
     const [row] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, messageId]);
     return row ? toDomain(row) : null;
   }

@@ -1,9 +1,10 @@
 import { MAX_REALM_DESCRIPTION_LENGTH, MAX_REALM_NAME_LENGTH } from '@app/domain/realm';
 import { groupSettingUpdate } from '../../shared/http/group-setting.decoders.js';
-import { bool, int, JsonParam, LenientJsonParam, literal, oneOf, PlainParam, str } from '../../shared/http/params/index.js';
+import { bool, int, INT4_MAX, JsonParam, LenientJsonParam, literal, oneOf, PlainParam, str } from '../../shared/http/params/index.js';
 import type { GroupSettingUpdate } from '../application/realm-settings.service.js';
 
-const limit = () => oneOf<number | string>(int(), str());
+/** A number of seconds or days kept in an integer column, or a word such as 'unlimited'. */
+const limit = () => oneOf<number | string>(int({ max: INT4_MAX }), str());
 const group = () => groupSettingUpdate();
 const optional = { optional: true } as const;
 
@@ -53,7 +54,7 @@ export class UpdateRealmDto {
   @JsonParam(int(), optional) signup_announcements_stream_id?: number;
   @JsonParam(int(), optional) svc_update_announcements_stream_id?: number;
   @PlainParam(literal(['allow_empty_topic', 'disable_empty_topic']), optional) topics_policy?: 'allow_empty_topic' | 'disable_empty_topic';
-  @JsonParam(int({ min: 0 }), optional) waiting_period_threshold?: number;
+  @JsonParam(int({ min: 0, max: INT4_MAX }), optional) waiting_period_threshold?: number;
   /** Zulip's name for svc_update_announcements_stream_id, which Zulip's clients send. */
   @JsonParam(int(), optional) zulip_update_announcements_stream_id?: number;
 }

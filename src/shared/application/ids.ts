@@ -3,3 +3,10 @@
  * name nothing; checking first keeps them from reaching a query as an out-of-range error.
  */
 export const isStorableId = (n: number): boolean => Number.isSafeInteger(n) && n >= -2_147_483_648 && n <= 2_147_483_647;
+
+/**
+ * The ids of a list that can name a row: the one rule for client-sent ids at the id columns.
+ * Repositories look up only these, so an id beyond the columns reads as one that names nothing
+ * and every endpoint gives its own "does not exist" answer.
+ */
+export const storableIds = (ids: readonly number[]): number[] => ids.filter(isStorableId);

@@ -1,4 +1,5 @@
-import { Injectable, NotFoundException, type PipeTransform } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, NotFoundException, type PipeTransform } from '@nestjs/common';
+import { checkText } from './params/decoders.js';
 
 /** What an integer path segment looks like (Zulip's `<int:…>` route converters). */
 export const INTEGER_SEGMENT = /^\d{1,9}$/;
@@ -27,6 +28,21 @@ export class UserRefPipe implements PipeTransform<string, number | string> {
   transform(value: string): number | string {
     if (INTEGER_SEGMENT.test(value)) return Number(value);
     if (!value.includes('@')) throw new NotFoundException(`Cannot route a non-numeric id segment`);
+    return value;
+  }
+}
+
+/**
+ * The one rule for text (checkText) on path segments as well ({user_id} given as an email,
+ * {emoji_name}, {domain}...): a NUL or an unpaired surrogate is refused naming the segment.
+ * Bound as a global pipe; it looks at route parameters only.
+ */
+@Injectable()
+export class PathTextPipe implements PipeTransform<unknown, unknown> {
+  transform(value: unknown, meta: ArgumentMetadata): unknown {
+    if (meta.type !== 'param') return value;
+    // A string, or the segments of a wildcard route ({emoji_name} may hold slashes).
+    if (typeof value === 'string' || Array.isArray(value)) checkText(Array.isArray(value) ? value.join('/') : value, meta.data ?? 'path');
     return value;
   }
 }

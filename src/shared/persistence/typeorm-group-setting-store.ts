@@ -1,6 +1,7 @@
 import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain/users';
 import type { EntityManager } from 'typeorm';
 import { GroupSettingStore } from '../application/group-setting-store.js';
+import { storableIds } from '../application/ids.js';
 
 export class TypeOrmGroupSettingStore extends GroupSettingStore {
   constructor(private readonly em: EntityManager) {
@@ -15,7 +16,8 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
-  async groupFacts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>> {
+  async groupFacts(realmId: number, requested: readonly number[]): Promise<Map<number, GroupFacts>> {
+    const groupIds = storableIds(requested);
     if (groupIds.length === 0) return new Map();
     const rows: { id: number; name: string; is_system_group: boolean; deactivated: boolean }[] = await this.em.query(
       `SELECT id, coalesce(name, '') AS name, is_system_group, deactivated FROM user_groups
@@ -25,7 +27,8 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
     return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, isSystemGroup: r.is_system_group, deactivated: r.deactivated }]));
   }
 
-  async activeUserIds(realmId: number, userIds: readonly number[], allowBots = true): Promise<Set<number>> {
+  async activeUserIds(realmId: number, requested: readonly number[], allowBots = true): Promise<Set<number>> {
+    const userIds = storableIds(requested);
     if (userIds.length === 0) return new Set();
     const rows: { id: number }[] = await this.em.query(
       `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND is_active ${allowBots ? '' : 'AND NOT is_bot'}`,

@@ -2,7 +2,7 @@ import { ROLES, type Role } from '@app/domain/users';
 import { bool, int, JsonParam, OneOfValues, PlainParam, str } from '../../shared/http/params/index.js';
 
 export class UpdateBotDto {
-  @PlainParam(str(), { optional: true }) full_name?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) full_name?: string;
   @JsonParam(int(), { optional: true }) @OneOfValues(ROLES) role?: Role;
   @JsonParam(int(), { optional: true }) bot_owner_id?: number;
   @PlainParam(str(), { optional: true }) default_sending_stream?: string;

@@ -50,7 +50,7 @@ export class UpdateSettingsDto {
 
 const ACCOUNT_PARAMS: Record<string, PropertyDecorator> = {
   email: PlainParam(str(), { optional: true }),
-  full_name: PlainParam(str(), { optional: true }),
+  full_name: PlainParam(str(), { optional: true, domainNul: true }),
   new_password: PlainParam(str(), { optional: true }),
   old_password: PlainParam(str(), { optional: true }),
   target_users: JsonParam(targetUsers(), { optional: true }),

@@ -10,17 +10,17 @@ export class GetUsersDto {
 export class CreateUserDto {
   @PlainParam(str()) email: string;
   @PlainParam(str()) password: string;
-  @PlainParam(str()) full_name: string;
+  @PlainParam(str(), { domainNul: true }) full_name: string;
 }
 
 export class UpdateUserDto {
-  @PlainParam(str(), { optional: true }) full_name?: string;
+  @PlainParam(str(), { optional: true, domainNul: true }) full_name?: string;
   @JsonParam(int(), { optional: true }) @OneOfValues(ROLES) role?: Role;
   @JsonParam(profileData(true), { optional: true }) profile_data?: { id: number; value: string | number[] | null }[];
 }
 
 export class CreateBotDto {
-  @PlainParam(str()) full_name: string;
+  @PlainParam(str(), { domainNul: true }) full_name: string;
   @PlainParam(str()) short_name: string;
   @JsonParam(int(), { default: 1 }) bot_type: number;
   @PlainParam(str(), { optional: true }) default_sending_stream?: string;

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { NewUser, UserRecord } from '../application/user.ports.js';
 import { UserRepository } from '../application/user.ports.js';
 import { returnedRows } from '../../shared/persistence/rows.js';
+import { isStorableId, storableIds } from '../../shared/application/ids.js';
 import { UserRow } from './user.row.js';
 
 export function toRecord(row: UserRow): UserRecord {
@@ -38,6 +39,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async findById(realmId: number, userId: number): Promise<UserRecord | null> {
+    if (!isStorableId(userId)) return null;
     const row = await this.rows.findOneBy({ realmId, id: userId });
     return row ? toRecord(row) : null;
   }
@@ -50,7 +52,8 @@ export class TypeOrmUserRepository extends UserRepository {
     return toRecord(row);
   }
 
-  async findManyByIds(realmId: number, userIds: readonly number[]): Promise<Map<number, UserRecord>> {
+  async findManyByIds(realmId: number, requested: readonly number[]): Promise<Map<number, UserRecord>> {
+    const userIds = storableIds(requested);
     if (userIds.length === 0) return new Map();
     const rows = await this.rows.createQueryBuilder('u').where('u.realm_id = :realmId AND u.id = ANY(:ids)', { realmId, ids: [...userIds] }).getMany();
     return new Map(rows.map((r) => [r.id, toRecord(r)]));
@@ -81,6 +84,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async getForUpdate(realmId: number, userId: number): Promise<User | null> {
+    if (!isStorableId(userId)) return null;
     const row = await this.rows
       .createQueryBuilder('u')
       .where('u.realm_id = :realmId AND u.id = :userId', { realmId, userId })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { badRequest, DomainError } from '@app/domain/shared';
 import { codePointLength } from '@app/domain/shared';
 
@@ -22,10 +23,109 @@ export const str =
     return v;
   };
 
+/** A UTF-16 surrogate that is not half of a pair. */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const invalidCharacters = (path: string): DomainError => paramError(`Invalid characters in ${path}`);
+
+/**
+ * Which text of a parameter keeps its NUL for a domain rule with Zulip's own answer (message
+ * content: "Message must not contain null bytes"; topics, channel and user names: "Invalid
+ * character in …"): `true` for all of it, or the keys (at any depth) of the JSON object fields
+ * whose strings are left to such a rule.
+ */
+export type DomainNul = true | readonly string[];
+
+/**
+ * The one rule for text: no string of a parameter's value (a plain string, or any string or
+ * object key inside a JSON value) may hold a NUL, which PostgreSQL cannot store in text, or an
+ * unpaired UTF-16 surrogate, which has no UTF-8 form. The first offender is refused with the
+ * path of the value holding it, e.g. `narrow[0][1]`. Iterative, so any nesting depth is fine.
+ */
+export function checkText(value: unknown, path: string, domainNul?: DomainNul): void {
+  const error = badText(value, path, domainNul);
+  if (error !== null) throw error;
+}
+
+/** checkText's finding, as a value: the error to answer, or null. */
+export function badText(value: unknown, path: string, domainNul?: DomainNul): DomainError | null {
+  interface Frame {
+    value: unknown;
+    parent: Frame | null;
+    step: string;
+    nulAllowed: boolean;
+  }
+  const pathOf = (f: Frame): string => {
+    const steps: string[] = [];
+    for (let at: Frame | null = f; at !== null; at = at.parent) steps.push(at.step);
+    return steps.reverse().join('');
+  };
+  const bad = (s: string, nulAllowed: boolean) => (!nulAllowed && s.includes('\u0000')) || UNPAIRED_SURROGATE.test(s);
+  const keys = domainNul === true || domainNul === undefined ? [] : domainNul;
+  const stack: Frame[] = [{ value, parent: null, step: path, nulAllowed: domainNul === true }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (typeof v === 'string') {
+      if (bad(v, frame.nulAllowed)) return invalidCharacters(pathOf(frame));
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const e: unknown = v[i];
+        if (typeof e === 'object' || typeof e === 'string') stack.push({ value: e, parent: frame, step: `[${i}]`, nulAllowed: frame.nulAllowed });
+      }
+    } else if (typeof v === 'object' && v !== null && !(v instanceof JsonFloat)) {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, e] = entries[i];
+        if (bad(key, frame.nulAllowed)) return invalidCharacters(pathOf(frame));
+        if (typeof e === 'object' || typeof e === 'string') {
+          stack.push({ value: e, parent: frame, step: `[${JSON.stringify(key)}]`, nulAllowed: frame.nulAllowed || keys.includes(key) });
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether JSON text can hold a string that checkText refuses: a NUL or a surrogate, raw or as a
+ * `\u` escape. Most JSON parameters have neither, and skip the walk.
+ */
+export const jsonMayHoldBadText = (text: string): boolean => /\\u0000|\\u[dD][89abcdefABCDEF]|[\ud800-\udfff]/.test(text);
+
+/**
+ * How deeply a JSON parameter may nest arrays and objects: pydantic's JSON parser (jiter, which
+ * reads Zulip's `Json[...]` parameters) stops at 200 levels, and Zulip answers
+ * "<name> is not valid JSON". Deeper values would also overflow the stack of any code that
+ * walks them recursively.
+ */
+export const MAX_JSON_DEPTH = 200;
+
+/** Whether a value nests arrays and objects more than `limit` levels deep (iterative). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null || v instanceof JsonFloat) continue;
+    if (depth > limit) return true;
+    for (const e of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof e === 'object' && e !== null) stack.push([e, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export const bool = (): Decoder<boolean> => (v, path) => {
   if (typeof v !== 'boolean') throw paramError(`${path} is not a boolean`);
   return v;
 };
+
+/**
+ * The largest value of a PostgreSQL `integer` column. Numbers that are stored as they are sent
+ * (time limits, retention days) are bounded by it at the parameter layer: `<name> is too large`.
+ * (Ids are not: an id beyond it names nothing, see storableIds.)
+ */
+export const INT4_MAX = 2_147_483_647;
 
 export const int =
   (o: { min?: number; max?: number; oneOf?: readonly number[] } = {}): Decoder<number> =>
@@ -111,42 +211,74 @@ export class JsonFloat {
   constructor(readonly value: number) {}
 }
 
-const FLOAT_KEY = '\u0000svc-float';
+/**
+ * A scan over valid JSON text: a string token (kept as it is, so digits inside strings are
+ * never touched) or a number token, which is a float when it has a fraction or an exponent. The
+ * string branch is the unrolled `"[^"\\]*(?:\\.[^"\\]*)*"`: on valid JSON every match succeeds
+ * at its first attempt, so the scan is linear.
+ */
+const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(\.\d+)?([eE][+-]?\d+)?/g;
 
 /**
- * JSON.parse that keeps `5.0` distinguishable from `5` (as Python's json module does), by
- * wrapping fraction/exponent number tokens in JsonFloat.
+ * Float tokens are rewritten as strings starting with this mark. Its random part is drawn at
+ * start-up, so no client text can spell it and have its own string taken for a float.
+ */
+const FLOAT_MARK = `${randomBytes(8).toString('hex')}:`;
+
+const unmark = (v: unknown): unknown =>
+  typeof v === 'string' && v.startsWith(FLOAT_MARK) ? new JsonFloat(Number(v.slice(FLOAT_MARK.length))) : v;
+
+/** Turns the marked strings of a parsed value back into JsonFloat, without recursion (any depth). */
+function unmarkFloats(root: unknown): unknown {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v: unknown = node[i];
+        if (typeof v === 'object' && v !== null) stack.push(v);
+        else node[i] = unmark(v);
+      }
+    } else if (typeof node === 'object' && node !== null) {
+      const obj = node as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const v = obj[key];
+        if (typeof v === 'object' && v !== null) stack.push(v);
+        else if (typeof v === 'string' && v.startsWith(FLOAT_MARK)) {
+          // defineProperty: an own "__proto__" key stays a plain property.
+          Object.defineProperty(obj, key, { value: unmark(v), writable: true, enumerable: true, configurable: true });
+        }
+      }
+    }
+  }
+  return unmark(root);
+}
+
+/**
+ * JSON.parse that keeps `5.0` distinguishable from `5`, as Python's json module does (Zulip's
+ * `Json[int]` refuses `5.0`). JSON.parse checks and parses the text. Only when the text has a
+ * number token with a fraction or an exponent, one native regular-expression scan rewrites those
+ * tokens as marked strings (see FLOAT_MARK), JSON.parse reads that text, and a walk turns the
+ * marked strings into JsonFloat. Every step is linear in the input, and none recurses, so
+ * nesting depth costs no stack. Integers beyond 2^53 stay (rounded) numbers, which the int
+ * decoder refuses as "is not an integer", as before.
+ *
+ * (A reviver is avoided: Node 20's reviver recurses, so deep input overflows the stack, and it
+ * is slow. JSON.parse's source-text access, `context.source`, would do all this in one pass
+ * but needs Node 21+, and the server supports Node 20.19.)
  */
 export function parseJson(text: string): unknown {
-  let marked = '';
-  let inString = false;
-  let changed = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      marked += c;
-      if (c === '\\') marked += text[++i] ?? '';
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      marked += c;
-      continue;
-    }
-    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (m && (c === '-' || (c >= '0' && c <= '9'))) {
-      if (m[1] !== undefined || m[2] !== undefined) {
-        marked += `{${JSON.stringify(FLOAT_KEY)}:${m[0]}}`;
-        changed = true;
-      } else marked += m[0];
-      i += m[0].length - 1;
-      continue;
-    }
-    marked += c;
+  const value: unknown = JSON.parse(text);
+  if (!/[.eE]/.test(text)) return value;
+  const parts: string[] = [];
+  let last = 0;
+  TOKENS.lastIndex = 0;
+  for (let m = TOKENS.exec(text); m !== null; m = TOKENS.exec(text)) {
+    if (m[1] === undefined && m[2] === undefined) continue;
+    parts.push(`${text.slice(last, m.index)}"${FLOAT_MARK}${m[0]}"`);
+    last = TOKENS.lastIndex;
   }
-  if (!changed) return JSON.parse(text);
-  return JSON.parse(marked, (_k, v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) && FLOAT_KEY in v ? new JsonFloat(v[FLOAT_KEY]) : v,
-  );
+  if (parts.length === 0) return value;
+  parts.push(text.slice(last));
+  return unmarkFloats(JSON.parse(parts.join('')));
 }

@@ -6,10 +6,9 @@ import {
   Injectable,
   type PipeTransform,
 } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Request } from 'express';
-import { type Decoder, parseJson } from './decoders.js';
+import { badText, type Decoder, type DomainNul, jsonMayHoldBadText, MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from './decoders.js';
 import { markParamsRead } from './request-params.js';
 
 /**
@@ -26,6 +25,8 @@ export interface ParamOptions {
   optional?: boolean;
   /** Other accepted names; sending two of them is REQUEST_CONFUSING_VAR. */
   aliases?: readonly string[];
+  /** Text whose NUL a domain rule answers with Zulip's own words (see DomainNul). */
+  domainNul?: DomainNul;
 }
 
 interface ParamSpec {
@@ -35,6 +36,7 @@ interface ParamSpec {
   required: boolean;
   default: unknown;
   aliases: readonly string[];
+  domainNul?: DomainNul;
 }
 
 const SPECS = Symbol('svc:params');
@@ -50,6 +52,7 @@ function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOpt
       required: !o.optional && !('default' in o),
       default: o.default,
       aliases: o.aliases ?? [],
+      domainNul: o.domainNul,
     });
   };
 }
@@ -94,16 +97,30 @@ function lookup(req: Request, spec: ParamSpec): { name: string; raw: unknown } |
   return { name, raw };
 }
 
-function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
-  if (typeof raw !== 'string' || spec.encoding === 'plain') return spec.decoder(raw, name);
+/**
+ * JSON text must parse and nest at most MAX_JSON_DEPTH levels (else `<name> is not valid JSON`).
+ * Then the decoder's checks come (Zulip's own answers: type, length, blank...). The one rule for
+ * text (checkText) is returned rather than thrown: every other parameter error answers first
+ * (see parseParams); it refuses what would otherwise reach the database.
+ */
+function decode(spec: ParamSpec, name: string, raw: unknown): { value: unknown; badText: DomainError | null } {
+  const notJson = () => new DomainError(`${name} is not valid JSON`);
+  if (typeof raw !== 'string' || spec.encoding === 'plain') {
+    // A JSON request body's values arrive parsed; they nest no deeper than JSON text may.
+    if (typeof raw === 'object' && nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw notJson();
+    return { value: spec.decoder(raw, name), badText: badText(raw, name, spec.domainNul) };
+  }
   let parsed: unknown;
   try {
     parsed = parseJson(raw);
   } catch {
-    if (spec.encoding === 'lenient') return spec.decoder(raw, name);
-    throw new DomainError(`${name} is not valid JSON`);
+    if (spec.encoding === 'lenient') return { value: spec.decoder(raw, name), badText: badText(raw, name, spec.domainNul) };
+    throw notJson();
   }
-  return spec.decoder(parsed, name);
+  // Nesting deeper than the limit needs two brackets a level.
+  if (raw.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw notJson();
+  const value = spec.decoder(parsed, name);
+  return { value, badText: jsonMayHoldBadText(raw) ? badText(parsed, name, spec.domainNul) : null };
 }
 
 /**
@@ -112,7 +129,9 @@ function decode(spec: ParamSpec, name: string, raw: unknown): unknown {
  */
 export function decodeJsonParam<T>(name: string, value: unknown, decoder: Decoder<T>): T | undefined {
   if (value === undefined) return undefined;
-  return decode({ encoding: 'json', decoder } as ParamSpec, name, value) as T;
+  const decoded = decode({ encoding: 'json', decoder } as ParamSpec, name, value);
+  if (decoded.badText !== null) throw decoded.badText;
+  return decoded.value as T;
 }
 
 /** Reads one DTO's parameters from the request; the first failure in declaration order wins. */
@@ -120,6 +139,9 @@ export function parseParams<T extends object>(req: Request, dto: new () => T): T
   const specs = specsOf(dto);
   const values: Record<string, unknown> = {};
   let failure: { index: number; error: unknown } | null = null;
+  // The rule for text answers last: Zulip validates every parameter before anything reaches the
+  // database, so any other parameter error is what Zulip would answer.
+  let textFailure: DomainError | null = null;
   for (const [index, spec] of specs.entries()) {
     try {
       const found = lookup(req, spec);
@@ -132,7 +154,9 @@ export function parseParams<T extends object>(req: Request, dto: new () => T): T
         if (spec.default !== undefined) values[spec.property] = structuredClone(spec.default);
         continue;
       }
-      values[spec.property] = decode(spec, found.name, found.raw);
+      const decoded = decode(spec, found.name, found.raw);
+      values[spec.property] = decoded.value;
+      textFailure ??= decoded.badText;
     } catch (error) {
       failure = { index, error };
       break;
@@ -140,7 +164,8 @@ export function parseParams<T extends object>(req: Request, dto: new () => T): T
   }
   // Mark the names of later parameters too: they belong to the endpoint even if unread on error.
   for (const spec of specs) markParamsRead(req, [spec.property, ...spec.aliases]);
-  const instance = plainToInstance(dto, values, { enableImplicitConversion: false });
+  // A shallow instance: the decoded values as they are (a deep copy would recurse on deep JSON).
+  const instance = Object.assign(new dto(), values);
   const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
   for (const e of errors) {
     const index = specs.findIndex((s) => s.property === e.property);
@@ -149,6 +174,7 @@ export function parseParams<T extends object>(req: Request, dto: new () => T): T
     }
   }
   if (failure !== null) throw failure.error;
+  if (textFailure !== null) throw textFailure;
   return instance;
 }
 
