@@ -118,6 +118,11 @@ class Ctx {
     channel2: number; // public, every role of the first organization subscribed
     otherChannel: number; // a channel of the second organization, its owner subscribed
     otherGroup: number; // role:everyone of the second organization
+    secret: number; // private, only the owner subscribed
+    secretMessage: number; // the owner's, in `secret`
+    lobby: number; // public, only the owner and the member subscribed (not the guest)
+    lobbyMessage: number; // the member's, in `lobby`
+    secretUpload: string; // path of an upload of the owner's, linked only from `secretMessage`
     group: number; // a user group made by the owner
     group2: number;
     linkifier: number;
@@ -644,6 +649,18 @@ const TABLE: Row[] = [
     missing: () => ({ path: `streams/${MISSING}` }),
   },
   {
+    route: 'GET /api/v1/streams/:stream_id',
+    variant: 'a private channel of the owner alone',
+    req: (c) => ({ path: `streams/${c.ids.secret}` }),
+    expect: everyone({ moderator: BAD_CHANNEL, member: BAD_CHANNEL, guest: BAD_CHANNEL, bot: BAD_CHANNEL, other: BAD_CHANNEL }),
+  },
+  {
+    route: 'GET /api/v1/streams/:stream_id',
+    variant: 'a public channel the guest is not subscribed to',
+    req: (c) => ({ path: `streams/${c.ids.lobby}` }),
+    expect: everyone({ guest: BAD_CHANNEL, other: BAD_CHANNEL }),
+  },
+  {
     route: 'GET /api/v1/streams/:stream_id/members',
     req: (c) => ({ path: `streams/${c.ids.channel}/members` }),
     expect: everyone({ other: BAD_CHANNEL }),
@@ -755,6 +772,18 @@ const TABLE: Row[] = [
   },
   {
     route: 'POST /api/v1/messages',
+    variant: 'to a private channel of the owner alone',
+    req: (c) => ({ path: 'messages', form: { type: 'stream', to: c.ids.secret, topic: 'sent', content: 'hello' } }),
+    expect: e(err("Not authorized to send to channel 'secret'"), { owner: OK, anonymous: NOT_LOGGED_IN, other: err(`Channel with ID '0' does not exist`, 'STREAM_DOES_NOT_EXIST') }),
+  },
+  {
+    route: 'POST /api/v1/messages',
+    variant: 'to a public channel the guest is not subscribed to',
+    req: (c) => ({ path: 'messages', form: { type: 'stream', to: c.ids.lobby, topic: 'sent', content: 'hello' } }),
+    expect: everyone({ guest: err("Not authorized to send to channel 'lobby'"), other: err(`Channel with ID '0' does not exist`, 'STREAM_DOES_NOT_EXIST') }),
+  },
+  {
+    route: 'POST /api/v1/messages',
     variant: 'direct message',
     req: (c) => ({ path: 'messages', form: { type: 'direct', to: [c.ids.victim], content: 'hello' } }),
     expect: everyone({ other: err('Invalid user ID 0') }),
@@ -810,6 +839,78 @@ const TABLE: Row[] = [
     missing: () => ({ path: `messages/${MISSING}` }),
   },
   {
+    route: 'GET /api/v1/messages/:message_id',
+    variant: 'in a private channel of the owner alone',
+    req: (c) => ({ path: `messages/${c.ids.secretMessage}` }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'GET /api/v1/messages/:message_id',
+    variant: 'in a public channel the guest is not subscribed to',
+    req: (c) => ({ path: `messages/${c.ids.lobbyMessage}` }),
+    expect: everyone({ guest: err('Invalid message(s)'), other: err('Invalid message(s)') }),
+  },
+  {
+    route: 'GET /api/v1/messages/:message_id/history',
+    variant: 'in a private channel of the owner alone',
+    req: (c) => ({ path: `messages/${c.ids.secretMessage}/history` }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'GET /api/v1/messages/:message_id/read_receipts',
+    variant: 'in a private channel of the owner alone',
+    req: (c) => ({ path: `messages/${c.ids.secretMessage}/read_receipts` }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'DELETE /api/v1/messages/:message_id',
+    variant: 'in a private channel of the owner alone',
+    req: async (c) => ({ path: `messages/${await sendToChannel(c.t, c.t.owner, c.ids.secret, 'doomed', 'x')}` }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'PATCH /api/v1/messages/:message_id',
+    variant: 'in a private channel of the owner alone',
+    req: async (c) => ({ path: `messages/${await sendToChannel(c.t, c.t.owner, c.ids.secret, 'edited', 'x')}`, form: { topic: 'renamed' } }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'GET /user_uploads/:realm_id/:bucket/:key/:name',
+    variant: 'linked only in a private channel of the owner alone',
+    req: (c) => ({ path: `/user_uploads/${c.ids.secretUpload}` }),
+    // Zulip's 403 inside the organization; another organization's user gets the 404 of a
+    // nonexistent file (Zulip's check is not by organization, so it would answer 403 there too).
+    expect: e(err('You are not authorized to view this file.', 'FORBIDDEN', 403), {
+      owner: OK,
+      anonymous: NOT_LOGGED_IN,
+      other: err('File not found', 'NOT_FOUND', 404),
+    }),
+  },
+  {
+    route: 'GET /api/v1/streams/:stream_id/members',
+    variant: 'of a private channel of the owner alone',
+    req: (c) => ({ path: `streams/${c.ids.secret}/members` }),
+    expect: e(BAD_CHANNEL, { owner: OK, admin: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'GET /api/v1/users/:user_id/subscriptions/:stream_id',
+    variant: 'of a private channel of the owner alone',
+    req: (c) => ({ path: `users/${c.t.owner.id}/subscriptions/${c.ids.secret}` }),
+    expect: e(BAD_CHANNEL, { owner: OK, admin: OK, anonymous: NOT_LOGGED_IN, other: NO_USER }),
+  },
+  {
+    route: 'POST /api/v1/mark_stream_as_read',
+    variant: 'a private channel of the owner alone',
+    req: (c) => ({ path: 'mark_stream_as_read', form: { stream_id: c.ids.secret } }),
+    expect: e(BAD_CHANNEL, { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'POST /api/v1/users/me/subscriptions',
+    variant: 'joining a private channel of the owner alone',
+    req: () => ({ path: 'users/me/subscriptions', form: { subscriptions: [{ name: 'secret' }] } }),
+    expect: e(err('Unable to access channel (secret).'), { owner: OK, guest: GUEST, anonymous: NOT_LOGGED_IN, other: OK }),
+  },
+  {
     route: 'GET /api/v1/messages/:message_id/history',
     req: (c) => ({ path: `messages/${c.ids.message}/history` }),
     expect: everyone({ other: err('Invalid message(s)') }),
@@ -820,6 +921,24 @@ const TABLE: Row[] = [
     req: (c) => ({ path: 'messages/flags', form: { messages: [c.ids.message], op: 'add', flag: 'starred' } }),
     expect: everyone({ other: err('Invalid message(s)') }),
     missing: () => ({ path: 'messages/flags', form: { messages: [MISSING], op: 'add', flag: 'starred' } }),
+  },
+  {
+    route: 'POST /api/v1/messages/flags',
+    variant: 'in a private channel of the owner alone',
+    req: (c) => ({ path: 'messages/flags', form: { messages: [c.ids.secretMessage], op: 'add', flag: 'starred' } }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'POST /api/v1/messages/:message_id/reactions',
+    variant: 'in a public channel the guest is not subscribed to',
+    req: (c) => ({ path: `messages/${c.ids.lobbyMessage}/reactions`, form: { emoji_name: 'heart' } }),
+    expect: everyone({ guest: err('Invalid message(s)'), other: err('Invalid message(s)') }),
+  },
+  {
+    route: 'GET /api/v1/users/me/:stream_id/topics',
+    variant: 'of a private channel of the owner alone',
+    req: (c) => ({ path: `users/me/${c.ids.secret}/topics` }),
+    expect: e(BAD_CHANNEL, { owner: OK, anonymous: NOT_LOGGED_IN }),
   },
   {
     route: 'POST /api/v1/messages/flags/narrow',
@@ -1165,6 +1284,13 @@ beforeAll(async () => {
   await c.ok(t.post('users/me/subscriptions', { as: otherOwner, form: { subscriptions: [{ name: 'elsewhere' }] } }), 'other channel');
   const otherChannel = (await t.get('get_stream_id', { as: otherOwner, query: { stream: 'elsewhere' } })).body.stream_id as number;
   const otherGroups = (await t.get('user_groups', { as: otherOwner })).body.user_groups as { id: number; name: string }[];
+  const { secret, lobby } = await createChannels(t, ['secret'], { form: { invite_only: true } }).then(async (ids) => ({
+    ...ids,
+    ...(await createChannels(t, ['lobby'], { form: { principals: [member.id] } })),
+  }));
+  const secretUp = await c.ok(t.http.post('/api/v1/user_uploads').auth(t.owner.email, t.owner.apiKey).attach('file', Buffer.from('hidden'), 'hidden.txt'), 'upload');
+  const secretMessage = await sendToChannel(t, t.owner, secret, 'secret', `hidden [file](${secretUp.body.url})`);
+  const lobbyMessage = await sendToChannel(t, member, lobby, 'lobby', 'public');
   const group = (await c.ok(t.post('user_groups/create', { form: { name: 'matrix-group', description: '', members: [victim] } }), 'group')).body.group_id;
   const group2 = (await c.ok(t.post('user_groups/create', { form: { name: 'matrix-sub', description: '', members: [] } }), 'group')).body.group_id;
   const linkifier = (await c.ok(t.post('realm/filters', { form: { pattern: 'FIX-(?P<id>[0-9]+)', url_template: 'https://f.example.com/{id}' } }), 'linkifier')).body.id;
@@ -1181,6 +1307,11 @@ beforeAll(async () => {
     channel2,
     otherChannel,
     otherGroup: otherGroups.find((g) => g.name === 'role:everyone')!.id,
+    secret,
+    secretMessage,
+    secretUpload: secretUp.body.url.replace('/user_uploads/', ''),
+    lobby,
+    lobbyMessage,
     group,
     group2,
     linkifier,
