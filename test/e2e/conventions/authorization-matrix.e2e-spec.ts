@@ -118,6 +118,7 @@ class Ctx {
     channel2: number; // public, every role of the first organization subscribed
     otherChannel: number; // a channel of the second organization, its owner subscribed
     otherGroup: number; // role:everyone of the second organization
+    otherBot: number; // a bot of the second organization's owner
     secret: number; // private, only the owner subscribed
     secretMessage: number; // the owner's, in `secret`
     lobby: number; // public, only the owner and the member subscribed (not the guest)
@@ -182,6 +183,11 @@ class Ctx {
     const principals = [this.t.owner.id, ...subscribers.filter((a): a is Account => a !== null && a.host === undefined).map((a) => a.id)];
     const ids = await createChannels(this.t, [name], { form: { principals } });
     return { id: ids[name], name };
+  }
+
+  /** Texts only the first organization's objects contain: no answer to `other` may show one. */
+  markers(): string[] {
+    return [this.ids.victimEmail, 'matrix-group', 'matrix-sub', 'FIX-(?P', 'Matrix folder', 'matrixemoji', 'matrix.example.org', this.ids.upload, 'lobby'];
   }
 
   /** A new message of the member's in the shared channel. */
@@ -261,6 +267,14 @@ const TABLE: Row[] = [
     expect: owners({ other: err('No entry found for domain gone0.example.org.') }),
   },
   { route: 'PATCH /api/v1/realm', req: (c) => ({ path: 'realm', form: { description: c.unique('Matrix org ') } }), expect: admins() },
+  {
+    route: 'PATCH /api/v1/realm',
+    variant: 'naming a user group',
+    // (A setting no other row depends on.)
+    req: (c) => ({ path: 'realm', form: { can_summarize_topics_group: { new: c.ids.group } } }),
+    expect: admins({ other: err('Invalid user group') }),
+    missing: () => ({ path: 'realm', form: { can_summarize_topics_group: { new: MISSING } } }),
+  },
   {
     route: 'PATCH /api/v1/realm',
     variant: 'naming a channel',
@@ -457,6 +471,16 @@ const TABLE: Row[] = [
     missing: () => ({ path: `bots/${MISSING}`, form: { full_name: 'helper bot' } }),
   },
   {
+    route: 'PATCH /api/v1/bots/:bot_id',
+    variant: 'giving the bot to another user',
+    req: (c, role) =>
+      role === 'other'
+        ? { path: `bots/${c.ids.otherBot}`, form: { bot_owner_id: c.ids.victim } }
+        : { path: `bots/${c.ids.memberBot}`, form: { bot_owner_id: c.acct.member!.id } },
+    expect: members({ moderator: DENIED, other: err('Failed to change owner, no such user') }),
+    missing: (c) => ({ path: `bots/${c.ids.memberBot}`, form: { bot_owner_id: MISSING } }),
+  },
+  {
     route: 'DELETE /api/v1/bots/:bot_id',
     req: async (c) => ({ path: `bots/${(await c.fresh('bot'))!.id}` }),
     // The bot is the member's: the member and administrators may deactivate it (no role decorator in Zulip).
@@ -482,6 +506,27 @@ const TABLE: Row[] = [
     route: 'POST /api/v1/user_groups/create',
     req: (c) => ({ path: 'user_groups/create', form: { name: c.unique('grp'), description: 'd', members: [c.ids.victim] } }),
     expect: members({ other: err('Invalid user ID: 0') }),
+  },
+  {
+    route: 'POST /api/v1/user_groups/create',
+    variant: 'with a subgroup',
+    req: (c) => ({ path: 'user_groups/create', form: { name: c.unique('grp'), description: 'd', members: [], subgroups: [c.ids.group2] } }),
+    expect: members({ other: err('Invalid user group ID: 0') }),
+    missing: (c) => ({ path: 'user_groups/create', form: { name: c.unique('grp'), description: 'd', members: [], subgroups: [MISSING] } }),
+  },
+  {
+    route: 'POST /api/v1/user_groups/:user_group_id/members',
+    variant: "the second organization's group, the first organization's user",
+    req: async (c, role) => {
+      const as_ = role === 'other' ? c.acct.other : c.t.owner;
+      const r = await c.ok(c.t.post('user_groups/create', { as: as_, form: { name: c.unique('grp'), description: 'd', members: [] } }), 'group');
+      return { path: `user_groups/${r.body.group_id}/members`, form: { add: [c.ids.victim] } };
+    },
+    expect: members({ admin: DENIED, moderator: DENIED, member: DENIED, other: err('Invalid user ID: 0') }),
+    missing: async (c) => {
+      const r = await c.ok(c.t.post('user_groups/create', { form: { name: c.unique('grp'), description: 'd', members: [] } }), 'group');
+      return { path: `user_groups/${r.body.group_id}/members`, form: { add: [MISSING] } };
+    },
   },
   {
     route: 'PATCH /api/v1/user_groups/:user_group_id',
@@ -697,6 +742,13 @@ const TABLE: Row[] = [
     missing: (c) => ({ path: 'users/me/subscriptions', form: { subscriptions: [{ name: c.unique('sub') }], principals: [MISSING] } }),
   },
   {
+    route: 'POST /api/v1/users/me/subscriptions',
+    variant: 'subscribing another user by email',
+    req: (c) => ({ path: 'users/me/subscriptions', form: { subscriptions: [{ name: c.unique('sub') }], principals: [c.ids.victimEmail] } }),
+    expect: nonGuests({ other: err('No such user') }),
+    missing: (c) => ({ path: 'users/me/subscriptions', form: { subscriptions: [{ name: c.unique('sub') }], principals: ['nobody@example.com'] } }),
+  },
+  {
     route: 'POST /api/v1/channels/create',
     variant: 'with another user subscribed',
     req: (c) => ({ path: 'channels/create', form: { name: c.unique('created'), subscribers: [c.ids.victim] } }),
@@ -788,6 +840,12 @@ const TABLE: Row[] = [
     req: (c) => ({ path: 'messages', form: { type: 'direct', to: [c.ids.victim], content: 'hello' } }),
     expect: everyone({ other: err('Invalid user ID 0') }),
     missing: () => ({ path: 'messages', form: { type: 'direct', to: [MISSING], content: 'hello' } }),
+  },
+  {
+    route: 'POST /api/v1/messages',
+    variant: 'direct message by email',
+    req: (c) => ({ path: 'messages', form: { type: 'direct', to: [c.ids.victimEmail], content: 'hello' } }),
+    expect: everyone({ other: err("Invalid email 'victim@example.com'") }),
   },
   {
     route: 'GET /api/v1/messages',
@@ -1074,6 +1132,14 @@ const TABLE: Row[] = [
   },
   { route: 'GET /api/v1/invites', req: () => ({ path: 'invites' }), expect: members() },
   {
+    route: 'POST /api/v1/invites',
+    variant: 'into a user group',
+    req: (c) => ({ path: 'invites', form: { invitee_emails: `${c.unique('invitee')}@example.com`, stream_ids: [], group_ids: [c.ids.group] } }),
+    // The owner's group: only who may add members to it (can_manage_all_groups: owners) invites into it.
+    expect: members({ admin: DENIED, moderator: DENIED, member: DENIED, other: err('Invalid user group') }),
+    missing: (c) => ({ path: 'invites', form: { invitee_emails: `${c.unique('invitee')}@example.com`, stream_ids: [], group_ids: [MISSING] } }),
+  },
+  {
     route: 'POST /api/v1/invites/multiuse',
     req: (c) => ({ path: 'invites/multiuse', form: { stream_ids: [c.ids.channel] } }),
     // create_multiuse_invite_group: administrators by default.
@@ -1152,8 +1218,18 @@ const TABLE: Row[] = [
     missing: () => ({ path: 'typing', form: { op: 'start', to: [MISSING] } }),
   },
 
+  {
+    route: 'POST /api/v1/typing',
+    variant: 'in a channel',
+    req: (c) => ({ path: 'typing', form: { type: 'stream', stream_id: c.ids.channel, topic: 'typing', op: 'start' } }),
+    expect: everyone({ other: BAD_CHANNEL }),
+    missing: () => ({ path: 'typing', form: { type: 'stream', stream_id: MISSING, topic: 'typing', op: 'start' } }),
+  },
+
   // ---- event queues
   { route: 'POST /api/v1/register', req: () => ({ path: 'register', form: { event_types: ['message'] } }), expect: everyone() },
+  // The whole initial state (users, channels, groups, emoji, linkifiers, domains, fields, folders, presence ...): see `markers`.
+  { route: 'POST /api/v1/register', variant: 'the whole initial state', req: () => ({ path: 'register' }), expect: everyone() },
   {
     route: 'GET /api/v1/events',
     req: async (c, role) => ({ path: 'events', query: { queue_id: await queueOf(c, role), last_event_id: -1, dont_block: true } }),
@@ -1284,6 +1360,7 @@ beforeAll(async () => {
   await c.ok(t.post('users/me/subscriptions', { as: otherOwner, form: { subscriptions: [{ name: 'elsewhere' }] } }), 'other channel');
   const otherChannel = (await t.get('get_stream_id', { as: otherOwner, query: { stream: 'elsewhere' } })).body.stream_id as number;
   const otherGroups = (await t.get('user_groups', { as: otherOwner })).body.user_groups as { id: number; name: string }[];
+  const otherBot = (await t.createBot(otherOwner, 'elsewhere')).id;
   const { secret, lobby } = await createChannels(t, ['secret'], { form: { invite_only: true } }).then(async (ids) => ({
     ...ids,
     ...(await createChannels(t, ['lobby'], { form: { principals: [member.id] } })),
@@ -1307,6 +1384,7 @@ beforeAll(async () => {
     channel2,
     otherChannel,
     otherGroup: otherGroups.find((g) => g.name === 'role:everyone')!.id,
+    otherBot,
     secret,
     secretMessage,
     secretUpload: secretUp.body.url.replace('/user_uploads/', ''),
@@ -1361,6 +1439,9 @@ describe.each(TABLE.map((row) => [row.variant ? `${row.route} (${row.variant})` 
       const caller = r.as === undefined ? c.acct[role] : r.as;
       const res = await send(c, method, r, caller);
       actual[role] = normalize(outcomeOf(res, r.path));
+      // (An error may repeat what the request named; anything else of the first organization is a leak.)
+      const leak = role === 'other' ? c.markers().find((m) => (res.text ?? '').includes(m) && !JSON.stringify(r).includes(m)) : undefined;
+      if (leak !== undefined) actual[role] = { status: res.status, code: 'LEAK', msg: `answer shows the first organization's ${leak}` };
       if (actual[role] === OK) row.check?.(c, role, res);
     }
     const expected = Object.fromEntries(ROLES.map((role) => [role, normalize(row.expect[role])])) as Expectation;
