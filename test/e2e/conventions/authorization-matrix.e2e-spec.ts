@@ -1012,9 +1012,9 @@ const TABLE: Row[] = [
   },
   {
     route: 'POST /api/v1/mark_topic_as_read',
-    req: (c) => ({ path: 'mark_topic_as_read', form: { stream_id: c.ids.channel, topic_name: 'sent' } }),
+    req: (c) => ({ path: 'mark_topic_as_read', form: { stream_id: c.ids.channel, topic_name: 'shared' } }),
     expect: everyone({ other: BAD_CHANNEL }),
-    missing: () => ({ path: 'mark_topic_as_read', form: { stream_id: MISSING, topic_name: 'sent' } }),
+    missing: () => ({ path: 'mark_topic_as_read', form: { stream_id: MISSING, topic_name: 'shared' } }),
   },
   {
     route: 'POST /api/v1/user_uploads',
@@ -1361,6 +1361,11 @@ beforeAll(async () => {
   const otherChannel = (await t.get('get_stream_id', { as: otherOwner, query: { stream: 'elsewhere' } })).body.stream_id as number;
   const otherGroups = (await t.get('user_groups', { as: otherOwner })).body.user_groups as { id: number; name: string }[];
   const otherBot = (await t.createBot(otherOwner, 'elsewhere')).id;
+  // The second organization has a field and a folder of its own, so the first organization's
+  // orderings never cover its lists (an ordering must place every one of the caller's own).
+  await c.ok(t.post('realm/profile_fields', { as: otherOwner, form: { name: 'Elsewhere', field_type: 1 } }), 'other field');
+  await c.ok(t.post('channel_folders/create', { as: otherOwner, form: { name: 'Elsewhere folder', description: '' } }), 'other folder');
+  await c.ok(t.post('users/me/presence', { as: member, form: { status: 'active' } }), 'presence');
   const { secret, lobby } = await createChannels(t, ['secret'], { form: { invite_only: true } }).then(async (ids) => ({
     ...ids,
     ...(await createChannels(t, ['lobby'], { form: { principals: [member.id] } })),
