@@ -1405,7 +1405,7 @@ beforeAll(async () => {
     upload,
     emojiFile: emoji.source_url,
   };
-});
+}, 180_000);
 afterAll(async () => {
   await db?.end();
   await t?.close();
@@ -1423,7 +1423,8 @@ it('has one row per route of the live router, and no row for a route that is gon
 });
 
 it("refuses another organization's credentials on this organization's address on every authenticated route, as a key that does not exist", async () => {
-  // The account exists only in its own organization: here its key is simply unknown.
+  // The account exists only in its own organization (its address is also the first
+  // organization owner's): here its key is simply not that account's.
   const foreign = { ...c.acct.other!, host: undefined };
   const answers: Record<string, Outcome> = {};
   for (const row of TABLE.filter((r) => !r.variant && r.expect.anonymous !== OK)) {
@@ -1433,7 +1434,7 @@ it("refuses another organization's credentials on this organization's address on
   }
   const invalidKey = err('Invalid API key', 'UNAUTHORIZED', 401);
   expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((route) => [route, invalidKey])));
-});
+}, 90_000);
 
 describe.each(TABLE.map((row) => [row.variant ? `${row.route} (${row.variant})` : row.route, row] as const))('%s', (_name, row) => {
   it('answers every kind of caller as the table says', async () => {
@@ -1457,5 +1458,5 @@ describe.each(TABLE.map((row) => [row.variant ? `${row.route} (${row.variant})` 
       const absent = normalize(outcomeOf(await send(c, method, r, c.acct.owner), r.path));
       expect(absent).toEqual(expected.other);
     }
-  });
+  }, 90_000);
 });
