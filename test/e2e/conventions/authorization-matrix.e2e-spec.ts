@@ -121,7 +121,7 @@ class Ctx {
     otherBot: number; // a bot of the second organization's owner
     secret: number; // private, only the owner subscribed
     secretMessage: number; // the owner's, in `secret`
-    lobby: number; // public, only the owner and the member subscribed (not the guest)
+    lobby: number; // public, only the member subscribed (not the guest)
     lobbyMessage: number; // the member's, in `lobby`
     secretUpload: string; // path of an upload of the owner's, linked only from `secretMessage`
     group: number; // a user group made by the owner
@@ -612,7 +612,16 @@ const TABLE: Row[] = [
   },
 
   // ---- subscriptions and channels
-  { route: 'GET /api/v1/users/me/subscriptions', req: () => ({ path: 'users/me/subscriptions' }), expect: everyone() },
+  {
+    route: 'GET /api/v1/users/me/subscriptions',
+    req: () => ({ path: 'users/me/subscriptions', query: { include_subscribers: true } }),
+    expect: everyone(),
+    check: (c, role, res) => {
+      const ids = res.body.subscriptions.map((s: { stream_id: number }) => s.stream_id);
+      if (role !== 'owner') expect(ids).not.toContain(c.ids.secret);
+      if (role === 'guest' || role === 'other') expect(ids).not.toContain(c.ids.lobby);
+    },
+  },
   {
     route: 'POST /api/v1/users/me/subscriptions',
     req: (c) => ({ path: 'users/me/subscriptions', form: { subscriptions: [{ name: c.unique('sub') }] } }),
@@ -684,7 +693,19 @@ const TABLE: Row[] = [
     req: () => ({ path: 'streams', query: { include_all: true } }),
     expect: everyone(),
     check: (c, role, res) => {
-      if (role === 'other') expect(res.body.streams.map((s: { stream_id: number }) => s.stream_id)).not.toContain(c.ids.channel);
+      const ids = res.body.streams.map((s: { stream_id: number }) => s.stream_id);
+      // Administrators see every channel's metadata; others the public ones (guests: their own) and their private ones.
+      const visible = {
+        owner: [c.ids.channel, c.ids.lobby, c.ids.secret],
+        admin: [c.ids.channel, c.ids.lobby, c.ids.secret],
+        moderator: [c.ids.channel, c.ids.lobby],
+        member: [c.ids.channel, c.ids.lobby],
+        guest: [c.ids.channel],
+        bot: [c.ids.channel, c.ids.lobby],
+        anonymous: [],
+        other: [],
+      }[role];
+      expect(ids.filter((id: number) => [c.ids.channel, c.ids.lobby, c.ids.secret].includes(id)).sort()).toEqual([...visible].sort());
     },
   },
   {
@@ -790,9 +811,13 @@ const TABLE: Row[] = [
   // ---- messages
   {
     route: 'GET /api/v1/messages/matches_narrow',
-    req: (c) => ({ path: 'messages/matches_narrow', query: { msg_ids: [c.ids.message], narrow: [] } }),
+    req: (c) => ({ path: 'messages/matches_narrow', query: { msg_ids: [c.ids.message, c.ids.lobbyMessage, c.ids.secretMessage], narrow: [] } }),
     expect: everyone(),
-    check: (c, role, res) => expect(Object.keys(res.body.messages)).toEqual(role === 'other' ? [] : [String(c.ids.message)]),
+    // Only messages the caller received (Zulip reads its own message rows).
+    check: (c, role, res) => {
+      const received = { owner: [c.ids.message, c.ids.secretMessage], member: [c.ids.message, c.ids.lobbyMessage], other: [] }[role as string] ?? [c.ids.message];
+      expect(Object.keys(res.body.messages).map(Number).sort()).toEqual([...received].sort());
+    },
   },
   { route: 'POST /api/v1/messages/render', req: () => ({ path: 'messages/render', form: { content: '**hi**' } }), expect: everyone() },
   {
