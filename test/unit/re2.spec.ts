@@ -1,5 +1,6 @@
 import { checkLinkifier, type LinkifierDefinition } from '@app/domain/realm';
 import { compileRe2, spellNamedGroupsForRe2 } from '../../src/realm/infrastructure/re2-pattern-engine.js';
+import { prepareLinkifierPattern } from '../../src/messages/application/render-targets.resolver.js';
 
 const errorOf = (pattern: string): string | null => {
   const r = compileRe2(pattern);
@@ -77,4 +78,15 @@ describe('RE2 patterns', () => {
     }
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
   });
+  it('keeps rendering however many times patterns are compiled and scanned (no WebAssembly heap exhaustion)', () => {
+    // Every message rendering compiles the organization's linkifiers and scans with them; the
+    // RE2 objects of those scans must not pile up until a garbage collection that may come too
+    // late: the WebAssembly heap does not grow, and once exhausted RE2 aborts for good.
+    const pattern = prepareLinkifierPattern('#(?P<id>[0-9]+)');
+    for (let i = 0; i < 3000; i++) {
+      const r = compileRe2(pattern);
+      if (!r.ok) throw new Error(r.error);
+      expect(r.regex.scan(`see #${i} now`, (m) => m.end)).toHaveLength(1);
+    }
+  }, 60_000);
 });

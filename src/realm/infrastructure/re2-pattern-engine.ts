@@ -96,7 +96,7 @@ function groupNamesOf(re: WrappedRE2): Map<number, string> {
   }
 }
 
-/** Frees the RE2 objects of patterns that are gone. */
+/** Frees the RE2 objects of patterns that are gone (unless released earlier: the token is the object). */
 const freeWhenCollected = new FinalizationRegistry<WrappedRE2>((re) => re.delete());
 /** Bounds the work one scan does on hostile input. */
 const MAX_SCAN_MATCHES = 10_000;
@@ -123,19 +123,54 @@ function codePointIndex(text: string, utf16: number): number {
   return n;
 }
 
+/**
+ * Compiled patterns by source, most recently used last. Every message rendering compiles the
+ * organization's linkifiers: without this, each rendering left one RE2 object per linkifier
+ * in WebAssembly memory until a garbage collection freed it, and that memory does not grow:
+ * a burst of messages in an organization with a few dozen linkifiers exhausted it, after
+ * which RE2 aborts for good and every rendering (message sends) failed. Bounded; an evicted
+ * pattern's scanning object is freed at once (a holder that scans again gets a new one).
+ */
+const compiledBySource = new Map<string, { result: ReturnType<PatternCompiler>; release: () => void }>();
+const MAX_CACHED_PATTERNS = 200;
+
 export const compileRe2: PatternCompiler = (pattern) => {
+  const hit = compiledBySource.get(pattern);
+  if (hit !== undefined) {
+    compiledBySource.delete(pattern);
+    compiledBySource.set(pattern, hit);
+    return hit.result;
+  }
+  const fresh = compileUncached(pattern);
+  compiledBySource.set(pattern, fresh);
+  if (compiledBySource.size > MAX_CACHED_PATTERNS) {
+    const [oldest, entry] = compiledBySource.entries().next().value!;
+    compiledBySource.delete(oldest);
+    entry.release();
+  }
+  return fresh.result;
+};
+
+function compileUncached(pattern: string): { result: ReturnType<PatternCompiler>; release: () => void } {
   const compiled = withRe2(pattern, (re): { names: Map<number, string> } | { error: string } =>
     re.ok() ? { names: groupNamesOf(re) } : { error: re.error() },
   );
-  if ('error' in compiled) return { ok: false, error: compiled.error };
+  if ('error' in compiled) return { result: { ok: false, error: compiled.error }, release: () => {} };
   const ordered = [...compiled.names].sort((a, b) => a[0] - b[0]);
-  // Scanning (message rendering) keeps one compiled RE2 object for the pattern's lifetime;
-  // WebAssembly memory is not garbage-collected, so it is freed when the pattern is.
+  // Scanning (message rendering) keeps one compiled RE2 object while the pattern is cached;
+  // WebAssembly memory is not garbage-collected, so it is freed on eviction, or when the
+  // pattern is collected if it was scanned with after its eviction.
   let persistent: WrappedRE2 | undefined;
   const newPersistent = (): WrappedRE2 => {
     const re = new WrappedRE2(spellNamedGroupsForRe2(pattern), false, false, false);
-    freeWhenCollected.register(regex, re);
+    freeWhenCollected.register(regex, re, re);
     return re;
+  };
+  const release = () => {
+    if (persistent === undefined) return;
+    freeWhenCollected.unregister(persistent);
+    persistent.delete();
+    persistent = undefined;
   };
   const regex: CompiledPattern = {
     groupNames: [...new Set(compiled.names.values())],
@@ -168,8 +203,8 @@ export const compileRe2: PatternCompiler = (pattern) => {
       return matches;
     },
   };
-  return { ok: true, regex };
-};
+  return { result: { ok: true, regex }, release };
+}
 
 /** The PatternEngine port, backed by RE2. */
 export class Re2PatternEngine extends PatternEngine {
