@@ -48,3 +48,29 @@ describe('requests the HTTP parser refuses', () => {
     expect(JSON.parse(res.text)).toEqual({ result: 'error', msg: 'Request header fields too large', code: 'BAD_REQUEST' });
   });
 });
+
+describe('channel folder names and archived folders', () => {
+  // Zulip's unique constraint covers folders that are not archived only.
+  const create = (name: string) => t.post('channel_folders/create', { form: { name, description: '' } });
+  const update = (id: number, form: Record<string, unknown>) => t.patch(`channel_folders/${id}`, { form });
+
+  it('lets a new or renamed folder take the name of an archived one', async () => {
+    const old = (await create('Archive me')).body.channel_folder_id;
+    expect((await update(old, { is_archived: true })).status).toBe(200);
+    const again = await create('archive ME');
+    expect({ status: again.status, result: again.body.result }).toEqual({ status: 200, result: 'success' });
+    const other = (await create('Something else')).body.channel_folder_id;
+    expect((await update(again.body.channel_folder_id, { is_archived: true })).status).toBe(200);
+    const renamed = await update(other, { name: 'Archive me' });
+    expect({ status: renamed.status, body: renamed.body }).toEqual({ status: 200, body: { result: 'success', msg: '' } });
+  });
+
+  it('refuses to unarchive a folder whose name an active folder has taken, writing nothing', async () => {
+    const old = (await create('Reused')).body.channel_folder_id;
+    expect((await update(old, { is_archived: true })).status).toBe(200);
+    expect((await create('REUSED')).status).toBe(200);
+    expectError(await update(old, { is_archived: false, description: 'changed' }), 400, 'Channel folder name already in use');
+    const folders = (await t.get('channel_folders', { query: { include_archived: true } })).body.channel_folders;
+    expect(folders.find((f: { id: number }) => f.id === old)).toMatchObject({ is_archived: true, description: '' });
+  });
+});
