@@ -377,6 +377,8 @@ export interface RequestRecipe {
   encoding: Encoding;
   file: boolean;
   contentEncoding: string | null;
+  /** Sent with another method: HEAD (on GET routes) or OPTIONS, which Express answers for every route. */
+  otherMethod: 'HEAD' | 'OPTIONS' | null;
 }
 
 const PATH_SEGMENTS = [
@@ -428,6 +430,7 @@ export const requestRecipe = (routeCount: number): fc.Arbitrary<RequestRecipe> =
     ),
     file: fc.oneof({ weight: 7, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     contentEncoding: fc.oneof({ weight: 12, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'x-bogus', 'identity') }),
+    otherMethod: fc.oneof({ weight: 30, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom<'HEAD' | 'OPTIONS'>('HEAD', 'OPTIONS') }),
   });
 
 /** Percent-encodes any JS string, unpaired surrogates included (as their WTF-8 bytes). */
@@ -582,14 +585,15 @@ export function buildRequest(
   if (payload !== undefined && r.contentEncoding !== null) headers['content-encoding'] = r.contentEncoding;
   const qs = query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
   const url = qs === '' ? path : `${path}?${qs}`;
+  const method = r.otherMethod === 'OPTIONS' || (r.otherMethod === 'HEAD' && route.method === 'GET') ? r.otherMethod : route.method;
   return {
-    method: route.method,
+    method,
     url,
     headers,
     body: payload,
     describe() {
       const shortBody = payload === undefined ? '' : ` body(${headers['content-type']}${headers['content-encoding'] ? `, ${headers['content-encoding']}` : ''})=${clip(payload.toString('utf8'))}`;
-      return `${route.method} ${clip(url)} as ${r.actor}${shortBody}`;
+      return `${method} ${clip(url)} as ${r.actor}${shortBody}`;
     },
   };
 }
