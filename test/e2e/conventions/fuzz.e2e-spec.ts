@@ -158,7 +158,7 @@ async function knownStrings(): Promise<string[]> {
     `SELECT v FROM (SELECT name AS v FROM channels UNION ALL SELECT email FROM users UNION ALL SELECT name FROM user_groups
                     UNION ALL SELECT domain FROM realm_domains) s LIMIT 40`,
   );
-  return [...rows.map((r: { v: string | null }) => r.v).filter((v): v is string => typeof v === "string"), ...queueIds];
+  return [...rows.map((r: { v: string | null }) => r.v).filter((v): v is string => typeof v === 'string'), ...queueIds];
 }
 
 beforeAll(async () => {
