@@ -74,3 +74,10 @@ describe('channel folder names and archived folders', () => {
     expect(folders.find((f: { id: number }) => f.id === old)).toMatchObject({ is_archived: true, description: '' });
   });
 });
+
+describe('HTTP Basic credentials the database cannot hold', () => {
+  it.each([['a\u0000b@example.com'], ['owner@example.com\u0000']])('answers an address with a NUL (%j) as an invalid key', async (email) => {
+    const res = await t.http.get('/api/v1/users/me').set('Authorization', `Basic ${Buffer.from(`${email}:${t.owner.apiKey}`).toString('base64')}`);
+    expectError(res, 401, 'Invalid API key', 'UNAUTHORIZED');
+  });
+});

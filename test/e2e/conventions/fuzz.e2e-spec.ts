@@ -33,7 +33,7 @@ import {
  * the most frequent answers.
  */
 const SEED = process.env.FUZZ_SEED === undefined ? 20260113 : Number(process.env.FUZZ_SEED);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 4000);
 const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_LIMIT_MS ?? 35_000);
 
 /**
