@@ -349,7 +349,7 @@ export function plausibleValue(name: string, pick: number): ValueRecipe {
 // ---------------------------------------------------------------------------------------------
 // Requests.
 
-export const ACTORS = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other_org', 'other_org_here', 'bad_auth'] as const;
+export const ACTORS = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other_org', 'other_org_here', 'bad_auth', 'forged'] as const;
 export type ActorName = (typeof ACTORS)[number];
 
 export const ENCODINGS = ['query', 'form', 'multipart', 'json', 'text', 'form_as_json', 'json_scalar', 'broken_multipart', 'xml'] as const;
@@ -377,6 +377,8 @@ export interface RequestRecipe {
   encoding: Encoding;
   file: boolean;
   contentEncoding: string | null;
+  /** The Authorization header of the `forged` actor: a generated user name with the owner's key, or a generated header. */
+  forged: { user: string } | { header: string };
   /** Sent with another method: HEAD (on GET routes) or OPTIONS, which Express answers for every route. */
   otherMethod: 'HEAD' | 'OPTIONS' | null;
 }
@@ -401,7 +403,11 @@ export const requestRecipe = (routeCount: number): fc.Arbitrary<RequestRecipe> =
       { weight: 3, arbitrary: fc.constant<ActorName>('owner') },
       { weight: 2, arbitrary: fc.constant<ActorName>('admin') },
       { weight: 5, arbitrary: fc.constantFrom<ActorName>('moderator', 'member', 'guest', 'bot', 'other_org') },
-      { weight: 1, arbitrary: fc.constantFrom<ActorName>('anonymous', 'other_org_here', 'bad_auth') },
+      { weight: 1, arbitrary: fc.constantFrom<ActorName>('anonymous', 'other_org_here', 'bad_auth', 'forged') },
+    ),
+    forged: fc.oneof(
+      fc.record({ user: fc.oneof(fc.constantFrom('owner@example.com\u0000', 'OWNER@example.com ', '\uD800@example.com', 'owner@example.com:x', ''), text) }),
+      fc.record({ header: fc.oneof(fc.constantFrom('Basic', 'Basic ====', 'Bearer x', 'basic b3duZXI=', 'Digest a=b'), fc.string({ unit: 'binary-ascii', maxLength: 40 })) }),
     ),
     pathValues: fc.array(
       fc.oneof(

@@ -58,7 +58,7 @@ const PRECAUTIONS: Record<string, string> = {
 let t: TestApp;
 let fp: WriteCounter;
 let routes: Route[];
-let accounts: Record<Exclude<ActorName, 'anonymous' | 'bad_auth' | 'other_org_here'>, Account>;
+let accounts: Record<Exclude<ActorName, 'anonymous' | 'bad_auth' | 'other_org_here' | 'forged'>, Account>;
 const queueIds: string[] = [];
 const serverErrors: string[] = [];
 
@@ -73,8 +73,10 @@ function takeServerError(): string {
 
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
 
-function authOf(actor: ActorName): { authorization?: string; host?: string } {
+function authOf(actor: ActorName, forged: RequestRecipe['forged']): { authorization?: string; host?: string } {
   switch (actor) {
+    case 'forged': // a generated user name with a real key, or a generated header (printable, as HTTP allows)
+      return { authorization: 'user' in forged ? basic(forged.user, accounts.owner.apiKey) : forged.header.replace(/[^\x20-\x7e]/g, '') };
     case 'anonymous':
       return {};
     case 'bad_auth':
@@ -276,7 +278,7 @@ describe('fuzzing every route', () => {
       // The first requests go to every route in turn, so each is sent even on a slow machine.
       const route = requests < routes.length ? routes[requests] : weighted[recipe.route];
       if (requests % 50 === 0) pool = await timed('other', async () => ({ ...(await fp.ids()), strings: await knownStrings() }));
-      const req = buildRequest(route, recipe, pool, authOf(recipe.actor), allDeclared);
+      const req = buildRequest(route, recipe, pool, authOf(recipe.actor, recipe.forged), allDeclared);
       const name = `${route.method} ${route.path}`;
       sentRoutes.add(name);
       const before = lastCounts ?? (await timed('writeChecks', () => fp.take()));
