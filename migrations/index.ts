@@ -17,6 +17,7 @@ import { AttachmentSpace1765400000000 } from './1765400000000-AttachmentSpace.js
 import { AnnouncementChannels1765600000000 } from './1765600000000-AnnouncementChannels.js';
 import { ChannelEventsMessages1765600000001 } from './1765600000001-ChannelEventsMessages.js';
 import { MutedUsers1765700000000 } from './1765700000000-MutedUsers.js';
+import { ChannelFolderNamesWhenActive1765713013000 } from './1765713013000-ChannelFolderNamesWhenActive.js';
 import { UploadQuota1765800000100 } from './1765800000100-UploadQuota.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
@@ -40,5 +41,6 @@ export const MIGRATIONS = [
   AnnouncementChannels1765600000000,
   ChannelEventsMessages1765600000001,
   MutedUsers1765700000000,
+  ChannelFolderNamesWhenActive1765713013000,
   UploadQuota1765800000100,
 ];

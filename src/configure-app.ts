@@ -1,3 +1,5 @@
+import { type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DomainError } from '@app/domain/shared';
 import type { NextFunction, Request, Response } from 'express';
@@ -49,5 +51,30 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.useBodyParser('json', { limit: BODY_LIMITS.maxBodyBytes });
   app.useBodyParser('urlencoded', { extended: false, limit: BODY_LIMITS.maxBodyBytes, parameterLimit: BODY_LIMITS.maxFields });
   app.use(translateBodyErrors);
+  answerParserErrorsWithEnvelope(app.getHttpServer() as Server);
   return app;
+}
+
+/**
+ * Requests that Node's HTTP parser refuses before Express sees them (a head over the size
+ * limit, a malformed request line) get Zulip's error envelope instead of an empty answer.
+ */
+function answerParserErrorsWithEnvelope(server: Server): void {
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, msg] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request header fields too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request timeout']
+          : [400, 'Bad request'];
+    const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }

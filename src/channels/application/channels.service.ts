@@ -344,8 +344,10 @@ export class ChannelsService {
       if (folder === null) throw badRequest('Invalid channel folder ID');
       const events: { type: string; op: string; channel_folder_id: number; data: Record<string, unknown> }[] = [];
       const changed = (data: Record<string, unknown>) => events.push({ type: 'channel_folder', op: 'update', channel_folder_id: folder.id, data });
+      let currentName = folder.name;
       if (req.name !== undefined && req.name !== folder.name) {
         const name = parseChannelFolderName(req.name);
+        currentName = name;
         if (await tx.channelFolders.nameTakenByOther(realmId, name, folder.id)) throw badRequest('Channel folder name already in use');
         await tx.channelFolders.update(folder.id, { name });
         changed({ name });
@@ -358,6 +360,11 @@ export class ChannelsService {
       if (req.isArchived !== undefined && req.isArchived !== folder.isArchived) {
         if (req.isArchived && (await tx.channelFolders.inUse(folder.id))) {
           throw badRequest('You need to remove all the channels from this folder to archive it.');
+        }
+        // Names are unique among active folders: an archived one may have lost its name meanwhile
+        // (Zulip answers this with a database error).
+        if (!req.isArchived && (await tx.channelFolders.nameTakenByOther(realmId, currentName, folder.id))) {
+          throw badRequest('Channel folder name already in use');
         }
         await tx.channelFolders.update(folder.id, { isArchived: req.isArchived });
         changed({ is_archived: req.isArchived });

@@ -27,7 +27,8 @@ export class Authenticator {
     const key = rawKey.trim();
     if (!isWellFormedApiKey(key)) throw unauthorized('Malformed API key');
     const realmId = await this.realms.resolve(host).catch(() => null);
-    const c = email === '' || realmId === null ? null : await this.users.credentialsByEmail(realmId, email);
+    // No account's address holds a NUL (PostgreSQL text cannot): such a name matches nobody.
+    const c = email === '' || email.includes('\u0000') || realmId === null ? null : await this.users.credentialsByEmail(realmId, email);
     if (c === null || !constantTimeEquals(c.apiKey, key)) throw unauthorized('Invalid API key');
     if (c.realmDeactivated) throw unauthorized('This organization has been deactivated');
     if (!c.isActive) throw unauthorized('Account is deactivated');
