@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type Logger, pino } from 'pino';
+import pg from 'pg';
 import request from 'supertest';
 import { inject } from 'vitest';
 import { AppModule } from '../../src/app/app.module.js';
@@ -100,6 +101,18 @@ export class TestApp {
 
   get http() {
     return request(this.app.getHttpServer());
+  }
+
+  /** The rows of one statement on the test database, on a connection of its own (outside the app's pool). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of arbitrary SQL
+  async sql(text: string, params: unknown[] = []): Promise<any[]> {
+    const c = new pg.Client({ connectionString: this.databaseUrl });
+    await c.connect();
+    try {
+      return (await c.query(text, params)).rows;
+    } finally {
+      await c.end();
+    }
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { createChannels, subscription, systemGroups } from '../../support/channels.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
@@ -20,15 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function sql(query: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(query, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 describe('personal subscription settings', () => {
   it('sets colour and in_home_view, and in_home_view is the inverse of is_muted', async () => {

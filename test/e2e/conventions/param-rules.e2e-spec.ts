@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { createChannels } from '../../support/channels.js';
 import { sendToChannel } from '../../support/messages.js';
 import { type Account, expectError, TestApp } from '../../support/test-app.js';
@@ -27,15 +26,7 @@ const HUGE = 3_000_000_000;
 /** In range, names nothing. */
 const GONE = 424_242;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 /** A fingerprint of every table's content: equal before and after means nothing was written. */
 async function snapshot(): Promise<Record<string, string>> {

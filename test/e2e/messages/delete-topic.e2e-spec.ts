@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { channelIds, createChannels, systemGroups } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
 import { message, sendToChannel } from '../../support/messages.js';
@@ -45,15 +44,7 @@ const deleteTopic = (channelId: number | string, form: Record<string, unknown>, 
 const exists = async (id: number) => (await t.get(`messages/${id}`)).status === 200;
 const strip = (events: Record<string, unknown>[]) => events.map(({ id: _id, ...e }) => e);
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 describe('deleting a topic', () => {
   it('deletes its messages whatever their topic case, answers complete: true, and tells subscribers and the deleter', async () => {

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { createChannels } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
 import { sendDirect, sendToChannel } from '../../support/messages.js';
@@ -14,15 +13,7 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
 let t: TestApp;
 let bob: Account;
 
-async function sql(text: string, params: unknown[]) {
-  const c = new pg.Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 const unreadOf = async (userId: number): Promise<number[]> =>
   (await sql(`SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & 1) = 0 ORDER BY message_id`, [userId])).map((r) => r.message_id as number);

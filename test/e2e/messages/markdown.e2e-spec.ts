@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { createChannels } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
@@ -19,15 +18,7 @@ let guest: Account;
 let other: Account;
 let ids: Record<string, number>;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 beforeAll(async () => {
   t = await TestApp.start();

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { createChannels } from '../../support/channels.js';
 import { sendDirect, sendToChannel } from '../../support/messages.js';
@@ -20,15 +19,7 @@ let channels: Record<string, number>;
 const channelNames = Array.from({ length: 12 }, (_, i) => `room ${i}`);
 let userIds: number[] = [];
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 beforeAll(async () => {
   t = await TestApp.start();

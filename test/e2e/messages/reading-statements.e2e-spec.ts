@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { createChannels } from '../../support/channels.js';
 import { sendToChannel } from '../../support/messages.js';
@@ -15,15 +14,7 @@ let t: TestApp;
 let counter: StatementCounter;
 let ids: Record<string, number>;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 beforeAll(async () => {
   t = await TestApp.start();

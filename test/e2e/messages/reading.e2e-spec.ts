@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
 import zulip from 'zulip-js';
 import { channelIds, createChannels } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
@@ -31,15 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => t.sql(text, params);
 
 /** Messages the other organization can see (its ids must look unknown here). */
 async function foreignMessage(): Promise<number> {
