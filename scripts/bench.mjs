@@ -1,80 +1,203 @@
-// Throughput of a few endpoints on this machine: builds, starts the server (on DATABASE_URL,
-// else an embedded PostgreSQL in a temporary directory) with rate limits off, and runs
-// autocannon against loopback. Bounded: BENCH_SECONDS (default 10) per scenario.
-//   npm run bench            BENCH_CONNECTIONS=50 npm run bench
+// The server against its floor, on this machine: builds, starts the server (on DATABASE_URL,
+// else an embedded PostgreSQL in a temporary directory) with rate limits off, and the floor
+// (bench/floor: the same stack doing only each endpoint's unavoidable I/O) on the server's
+// database; sets up an organization's data, then measures every pair with autocannon over
+// loopback, server and floor in turn, alternating which goes first across rounds. Reports req/s,
+// the ratio server ÷ floor, p50/p99 latency and SQL statements per request (counted in both
+// processes by bench/count-sql.mjs). Bounded: pairs × 2 × BENCH_ROUNDS × BENCH_SECONDS.
+//   npm run bench        BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 9871);
+const ports = { server: port, pg: port + 1, floor: port + 2, serverCount: port + 3, floorCount: port + 4 };
 const password = 'bench-Owner-passphrase-1';
+const owner = 'owner@example.com';
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
 await chmod(dataDir, 0o755);
+const databaseUrl = process.env.DATABASE_URL || `postgres://postgres:postgres@127.0.0.1:${ports.pg}/svc`;
+const preload = ['--import', new URL('../bench/count-sql.mjs', import.meta.url).href];
 
-const server = spawn(process.execPath, ['dist/src/main.js'], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(port + 1),
-    RATE_LIMITING: 'false',
-    OWNER_PASSWORD: password,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (c) => {
-    out += c;
-    if (out.includes('Server listening')) resolve();
+/** Starts `script` with the statement counter preloaded; resolves once it printed `ready`. */
+function start(script, env, ready) {
+  const child = spawn(process.execPath, [...preload, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes(ready)) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited (${code}): ${out}`)));
   });
-  server.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-});
+}
+async function stop(child) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.on('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
 
-const base = `http://127.0.0.1:${port}/api/v1`;
+const children = [];
 try {
-  const key = await (
-    await fetch(`${base}/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: 'owner@example.com', password }) })
-  ).json();
-  const auth = `Basic ${Buffer.from(`owner@example.com:${key.api_key}`).toString('base64')}`;
-  const form = { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' };
-  await fetch(`${base}/users/me/subscriptions`, { method: 'POST', headers: form, body: 'subscriptions=%5B%7B%22name%22%3A%22bench%22%7D%5D' });
-  // Five listening clients: every message is journaled, fanned out and queued five times.
-  for (let i = 0; i < 5; i++) {
-    await fetch(`${base}/register`, { method: 'POST', headers: form, body: 'event_types=%5B%22message%22%5D' });
+  const common = { RATE_LIMITING: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  children.push(await start('dist/src/main.js', { ...common, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening'));
+  children.push(await start('dist/bench/floor/main.js', { ...common, PORT: String(ports.floor), DATABASE_URL: databaseUrl, SQL_COUNT_PORT: String(ports.floorCount) }, 'Floor listening'));
+
+  const setup = await setUp();
+  const pairs = scenarios(setup);
+  const rows = [];
+  const started = Date.now();
+  for (const p of pairs) {
+    const sides = { server: [], floor: [] };
+    const statements = { server: await statementsPerRequest('server', p), floor: await statementsPerRequest('floor', p) };
+    for (let round = 0; round < rounds; round++) {
+      for (const side of round % 2 === 0 ? ['server', 'floor'] : ['floor', 'server']) {
+        sides[side].push(await measure(side, p));
+      }
+    }
+    const agg = (side) => ({
+      rps: mean(sides[side].map((r) => r.requests.average)),
+      p50: mean(sides[side].map((r) => r.latency.p50)),
+      p99: mean(sides[side].map((r) => r.latency.p99)),
+      errors: sides[side].reduce((n, r) => n + r.non2xx + r.errors, 0),
+    });
+    rows.push({ name: p.name, server: agg('server'), floor: agg('floor'), statements });
   }
-  const scenarios = [
-    { name: 'GET /server_settings (no auth)', path: '/server_settings', method: 'GET' },
-    { name: 'GET /users/me', path: '/users/me', method: 'GET', headers: { authorization: auth } },
-    {
-      name: 'POST /register (realm_user)',
-      path: '/register',
-      method: 'POST',
-      headers: form,
-      body: 'fetch_event_types=%5B%22realm_user%22%5D',
-    },
-    {
-      name: 'POST /messages (channel, 5 event queues)',
-      path: '/messages',
-      method: 'POST',
-      headers: form,
-      body: 'type=stream&to=bench&topic=load&content=hello%20world',
-    },
-  ];
-  console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx |  (${connections} connections, ${seconds} s each)`);
-  console.log('|---|---|---|---|---|');
-  for (const s of scenarios) {
-    const r = await autocannon({ url: base + s.path, method: s.method, headers: s.headers, body: s.body, connections, duration: seconds });
-    console.log(`| ${s.name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} |`);
-  }
+  printTable(rows, Date.now() - started);
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.on('exit', r));
+  for (const c of children.reverse()) await stop(c);
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/** The organization's data: 1,000 more users, channels of 1 / 100 / 1,000 subscribers, a topic of 100 messages, 1,000 messages to flag. */
+async function setUp() {
+  const base = `http://127.0.0.1:${ports.server}/api/v1`;
+  const key = await (await fetch(`${base}/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: owner, password }) })).json();
+  const auth = `Basic ${Buffer.from(`${owner}:${key.api_key}`).toString('base64')}`;
+  const form = { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' };
+  const subscribe = JSON.stringify(['fan1', 'fan100', 'fan1000'].map((name) => ({ name })));
+  await ok(fetch(`${base}/users/me/subscriptions`, { method: 'POST', headers: form, body: new URLSearchParams({ subscriptions: subscribe }) }));
+  await ok(fetch(`${base}/messages`, { method: 'POST', headers: form, body: new URLSearchParams({ type: 'stream', to: 'fan1', topic: 'history', content: 'history 0' }) }));
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('BEGIN');
+    const [{ realm_id: realmId, id: ownerId }] = (await db.query(`SELECT realm_id, id FROM users WHERE delivery_email = $1`, [owner])).rows;
+    await db.query(
+      `INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, role)
+       SELECT $1, 'bench' || g || '@example.com', 'bench' || g || '@example.com', 'Bench ' || g, md5(random()::text), 400 FROM generate_series(1, 999) g`,
+      [realmId],
+    );
+    // fan100: the owner and 99 others; fan1000: the owner and 999 others.
+    await db.query(
+      `INSERT INTO subscriptions (realm_id, user_id, channel_id, color)
+       SELECT $1, u.id, c.id, '#76ce90' FROM channels c JOIN users u ON u.realm_id = $1 AND u.email LIKE 'bench%'
+       WHERE c.realm_id = $1 AND ((c.name = 'fan100' AND split_part(substring(u.email from 6), '@', 1)::int <= 99) OR c.name = 'fan1000')`,
+      [realmId],
+    );
+    // 99 more messages in fan1 > history (100 in all), 1,000 in fan1 > flags, copies of the one sent.
+    await db.query(
+      `WITH src AS (SELECT * FROM messages WHERE sender_id = $1 AND topic = 'history' LIMIT 1),
+            m AS (INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent, sending_client)
+                  SELECT realm_id, sender_id, recipient_id, channel_id, CASE WHEN g < 100 THEN 'history' ELSE 'flags' END,
+                         'message ' || g, '<p>message ' || g || '</p>', now(), sending_client FROM src, generate_series(1, 1099) g RETURNING id)
+       INSERT INTO user_messages (user_id, message_id, flags) SELECT $1, id, 1 FROM m`,
+      [ownerId],
+    );
+    await db.query('COMMIT');
+    const flagIds = (await db.query(`SELECT id FROM messages WHERE sender_id = $1 AND topic = 'flags' ORDER BY id`, [ownerId])).rows.map((r) => r.id);
+    return { auth, form, flagIds };
+  } finally {
+    await db.end();
+  }
+}
+
+function scenarios({ auth, form, flagIds }) {
+  const send = (to) => new URLSearchParams({ type: 'stream', to, topic: 'load', content: 'hello world' }).toString();
+  const flags = (op) => new URLSearchParams({ messages: JSON.stringify(flagIds), op, flag: 'starred' }).toString();
+  const narrow = JSON.stringify([{ operator: 'channel', operand: 'fan1' }, { operator: 'topic', operand: 'history' }]);
+  return [
+    { name: 'GET /users/me', path: '/users/me', method: 'GET', headers: { authorization: auth } },
+    { name: 'POST /messages, 1 subscriber', path: '/messages', method: 'POST', headers: form, body: send('fan1') },
+    { name: 'POST /messages, 100 subscribers', path: '/messages', method: 'POST', headers: form, body: send('fan100') },
+    { name: 'POST /messages, 1,000 subscribers', path: '/messages', method: 'POST', headers: form, body: send('fan1000') },
+    { name: 'GET /server_settings', path: '/server_settings', method: 'GET' },
+    { name: 'GET /messages, topic, 100', path: `/messages?${new URLSearchParams({ anchor: 'newest', num_before: '100', num_after: '0', narrow })}`, method: 'GET', headers: { authorization: auth } },
+    // One connection alternating add and remove: every request changes the flag on the 1,000 (several
+    // connections on the same rows would measure lock waits, not the request).
+    { name: 'POST /messages/flags, 1,000 (1 connection)', path: '/messages/flags', method: 'POST', headers: form, body: flags('add'), alternate: flags('remove'), connections: 1 },
+    // Last: every server register opens an event queue that later sends would feed.
+    { name: 'POST /register', path: '/register', method: 'POST', headers: form, body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["realm_user","subscription"]' }).toString() },
+  ];
+}
+
+function url(side, path) {
+  return `http://127.0.0.1:${side === 'server' ? ports.server : ports.floor}/api/v1${path}`;
+}
+function measure(side, p) {
+  const requests = p.alternate ? [p.body, p.alternate].map((body) => ({ method: p.method, path: `/api/v1${p.path}`, headers: p.headers, body })) : undefined;
+  return autocannon({ url: url(side, p.path), method: p.method, headers: p.headers, body: p.body, requests, connections: p.connections ?? connections, duration: seconds });
+}
+async function count(side) {
+  return Number(await (await fetch(`http://127.0.0.1:${side === 'server' ? ports.serverCount : ports.floorCount}/`)).text());
+}
+function mean(xs) {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/**
+ * Statements per request, counted over a few requests sent one at a time (also checks they
+ * succeed), from a quiet process to a quiet process: work a request leaves to run after its
+ * answer (deliveries, notifications) is counted too.
+ */
+async function statementsPerRequest(side, p) {
+  const n = 8;
+  const before = await settledCount(side);
+  for (let i = 0; i < n; i++) {
+    const body = p.alternate && i % 2 === 1 ? p.alternate : p.body;
+    await ok(fetch(url(side, p.path), { method: p.method, headers: p.headers, body }), `${side} ${p.name}`);
+  }
+  return ((await settledCount(side)) - before) / n;
+}
+
+/** The statement count once it stopped moving for 300 ms (at most 10 s). */
+async function settledCount(side) {
+  let last = await count(side);
+  for (let i = 0; i < 33; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await count(side);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+async function ok(response, what = 'setup') {
+  const r = await response;
+  if (!r.ok) throw new Error(`${what}: ${r.status} ${await r.text()}`);
+  return r;
+}
+
+function printTable(rows, ms) {
+  const f = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds alternating order (${Math.round(ms / 1000)} s)\n`);
+  console.log('| endpoint | server req/s | floor req/s | server ÷ floor | server p50 / p99 ms | floor p50 / p99 ms | SQL/req server | SQL/req floor | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.name} | ${Math.round(r.server.rps)} | ${Math.round(r.floor.rps)} | ${(r.server.rps / r.floor.rps).toFixed(2)}× | ` +
+        `${f(r.server.p50)} / ${f(r.server.p99)} | ${f(r.floor.p50)} / ${f(r.floor.p99)} | ${f(r.statements.server)} | ${f(r.statements.floor)} | ${r.server.errors + r.floor.errors} |`,
+    );
+  }
+  const ratios = rows.map((r) => r.server.rps / r.floor.rps);
+  const geo = Math.exp(mean(ratios.map(Math.log)));
+  const worst = rows[ratios.indexOf(Math.min(...ratios))];
+  console.log(`\nsummary: server at ${geo.toFixed(2)}× of the floor (geometric mean over ${rows.length} pairs); worst ${worst.name} at ${Math.min(...ratios).toFixed(2)}×`);
 }

@@ -1,4 +1,4 @@
-// Compiles src/, libs/domain/src/, migrations/ and ormconfig.ts to dist/ with swc (type-checking
+// Compiles src/, libs/domain/src/, migrations/, ormconfig.ts and bench/floor/ to dist/ with swc (type-checking
 // is `npm run typecheck`). Whole tree in well under a second, so `npm start` always rebuilds.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
-const inputs = ['src', 'libs/domain/src', 'migrations', 'ormconfig.ts'];
+const inputs = ['src', 'libs/domain/src', 'migrations', 'ormconfig.ts', 'bench/floor'];
 
 export const swcOptions = {
   sourceMaps: true,
