@@ -7,6 +7,7 @@ import {
 } from '@app/domain/channels';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { storableIds } from '../../shared/application/ids.js';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
 import {
@@ -168,8 +169,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   }
 
   async activeChannelIds(realmId: number, channelIds: readonly number[]): Promise<Set<number>> {
-    // Ids beyond PostgreSQL's integer range name no channel (and must not reach an int[] cast).
-    const ids = channelIds.filter((id) => id >= 1 && id <= 2_147_483_647);
+    const ids = storableIds(channelIds);
     if (ids.length === 0) return new Set();
     const rows = await this.em.query(`SELECT id FROM channels WHERE realm_id = $1 AND id = ANY($2::int[]) AND NOT is_archived`, [realmId, ids]);
     return new Set(rows.map((r: { id: number }) => r.id));

@@ -14,7 +14,6 @@ import {
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
-import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { presentDraft } from './draft.views.js';
 import { DraftQueries } from './draft.ports.js';
@@ -40,13 +39,13 @@ class DraftTargets {
     switch (checked.target.kind) {
       case 'channel': {
         const channelId = checked.target.channelId;
-        const channel = isStorableId(channelId) ? await this.tx.channels.findById(realmId, channelId) : null;
+        const channel = await this.tx.channels.findById(realmId, channelId);
         const rows = channel ? await this.tx.subscriptions.records([userId], [channelId]) : new Map();
         assertDraftChannelAccessible(channel, await this.asViewer(), rows.get(pairKey(userId, channelId))?.active === true);
         return resolvedDraft(checked);
       }
       case 'direct': {
-        const found = await this.tx.users.findManyByIds(realmId, checked.target.userIds.filter(isStorableId));
+        const found = await this.tx.users.findManyByIds(realmId, checked.target.userIds);
         const facts = new Map([...found].map(([id, u]) => [id, { email: u.email, isActive: u.isActive }]));
         return resolvedDraft(checked, directDraftRecipients(userId, checked.target.userIds, facts));
       }

@@ -11,7 +11,6 @@ import {
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { channelTypingEvent, directTypingEvent } from './presence.events.js';
 import { TypingSettings } from './presence.ports.js';
@@ -42,7 +41,7 @@ export class TypingService {
    * bots too); the active ones who receive typing notifications are told, the sender included.
    */
   private async toConversation(tx: Tx, actor: Actor, op: TypingOp, userIds: number[]): Promise<void> {
-    const found = await tx.users.findManyByIds(actor.realmId, userIds.filter(isStorableId));
+    const found = await tx.users.findManyByIds(actor.realmId, userIds);
     assertTypingUsersExist(userIds, new Set(found.keys()));
     const participants = userIds.map((id) => found.get(id)!);
     const active = [...new Set(participants.filter((u) => u.isActive).map((u) => u.id))];
@@ -56,7 +55,7 @@ export class TypingService {
    * sending a message; its active subscribers are told, unless there are more than 100.
    */
   private async toChannel(tx: Tx, actor: Actor, op: TypingOp, channelId: number, topic: string): Promise<void> {
-    const channel = isStorableId(channelId) ? await tx.channels.findById(actor.realmId, channelId) : null;
+    const channel = await tx.channels.findById(actor.realmId, channelId);
     if (channel === null || channel.isArchived) throw invalidChannelId();
     await this.assertCanType(tx, actor, channel);
     const audience = channelTypingAudience(await tx.presence.activeSubscriberIds(channel.id, MAX_CHANNEL_SIZE_FOR_TYPING + 1));

@@ -1,7 +1,6 @@
 import { type Actor, assertCanMute, assertCanUnmute, assertNotMutingSelf, type MutedUserEntry, userAlreadyMuted, userNotMuted } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
-import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { mutedUsersEvent } from './muted-users.events.js';
 import { MutedSenderMessages, MutedUserQueries } from './muted-users.ports.js';
@@ -28,7 +27,7 @@ export class MutedUsersService {
   async muteUser(actor: Actor, mutedUserId: number): Promise<void> {
     assertNotMutingSelf(actor, mutedUserId);
     await this.uow.run(async (tx) => {
-      const target = assertCanMute(actor, await this.findUser(tx, actor, mutedUserId));
+      const target = assertCanMute(actor, await tx.users.findById(actor.realmId, mutedUserId));
       if (!(await tx.mutedUsers.add(actor.realmId, actor.userId, target.id, this.clock.now()))) throw userAlreadyMuted();
       await this.mutedSenderMessages.markRead(tx, actor.realmId, actor.userId, target.id);
       await this.announce(tx, actor);
@@ -38,15 +37,10 @@ export class MutedUsersService {
   /** DELETE /users/me/muted_users/{id}. Messages marked read by the mute stay read. */
   async unmuteUser(actor: Actor, mutedUserId: number): Promise<void> {
     await this.uow.run(async (tx) => {
-      const target = assertCanUnmute(actor, await this.findUser(tx, actor, mutedUserId));
+      const target = assertCanUnmute(actor, await tx.users.findById(actor.realmId, mutedUserId));
       if (!(await tx.mutedUsers.remove(actor.realmId, actor.userId, target.id))) throw userNotMuted();
       await this.announce(tx, actor);
     });
-  }
-
-  /** Ids beyond PostgreSQL integers name no user. */
-  private async findUser(tx: Tx, actor: Actor, userId: number) {
-    return isStorableId(userId) ? tx.users.findById(actor.realmId, userId) : null;
   }
 
   private async announce(tx: Tx, actor: Actor): Promise<void> {
