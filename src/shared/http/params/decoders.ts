@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, DomainError } from '@app/domain/shared';
 import { codePointLength } from '@app/domain/shared';
+import { INT4_MAX } from '../../application/ids.js';
 
 /**
  * Typed decoding of request parameters with Zulip's exact error texts (typed_endpoint.py's
@@ -121,11 +122,11 @@ export const bool = (): Decoder<boolean> => (v, path) => {
 };
 
 /**
- * The largest value of a PostgreSQL `integer` column. Numbers that are stored as they are sent
- * (time limits, retention days) are bounded by it at the parameter layer: `<name> is too large`.
- * (Ids are not: an id beyond it names nothing, see storableIds.)
+ * Numbers that are stored as they are sent (time limits, retention days) are bounded by
+ * INT4_MAX at the parameter layer: `<name> is too large`. (Ids are not: an id beyond it names
+ * nothing, see storableIds.)
  */
-export const INT4_MAX = 2_147_483_647;
+export { INT4_MAX };
 
 export const int =
   (o: { min?: number; max?: number; oneOf?: readonly number[] } = {}): Decoder<number> =>
