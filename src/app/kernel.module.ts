@@ -7,6 +7,7 @@ import { BoundedPasswordHasher } from '../shared/application/bounded-password-ha
 import { PasswordHasher } from '../shared/application/password-hasher.js';
 import { Scheduler, SystemScheduler } from '../shared/application/scheduler.js';
 import { CryptoSecrets, Secrets } from '../shared/application/secrets.js';
+import { NoSettingsCache, SettingsInvalidation } from '../shared/application/settings-invalidation.js';
 import { UnitOfWork } from '../shared/application/unit-of-work.js';
 import { Argon2PasswordHasher } from '../shared/auth/argon2-password-hasher.js';
 import { LibraryAccountRules } from '../shared/auth/library-account-rules.js';
@@ -38,6 +39,7 @@ export class KernelModule {
       { provide: AccountRules, useValue: new LibraryAccountRules() },
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },
+      { provide: SettingsInvalidation, useClass: NoSettingsCache },
       { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
       statementCounterProvider,
       dataSourceProvider,
