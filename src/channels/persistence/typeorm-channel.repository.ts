@@ -9,7 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { storableIds } from '../../shared/application/ids.js';
 import { returnedRows } from '../../shared/persistence/rows.js';
-import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
+import { anonymousGroupsColumn, groupIdsOfUser, settingValueOf } from '../../shared/persistence/group-setting-values.js';
 import {
   type ChannelFolderRecord,
   ChannelQueries,
@@ -22,6 +22,9 @@ import {
 import { toSubscription } from './typeorm-subscription.repository.js';
 
 const SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
+/** Every channel read selects its row and its anonymous setting groups together. */
+const channelColumns = (alias: string) => `${alias}.*, ${anonymousGroupsColumn(alias, SETTING_COLUMNS)} AS anonymous_groups`;
+const CHANNEL_COLUMNS = channelColumns('channels');
 
 interface ChannelRow {
   id: number;
@@ -41,12 +44,12 @@ interface ChannelRow {
   first_message_id: number | null;
   subscriber_count?: number;
   is_default?: boolean;
+  anonymous_groups: Record<string, { members: number[]; subgroups: number[] }>;
   [setting: string]: unknown;
 }
 
-/** Rows → channel states, resolving the 11 setting group ids in one query. */
-async function toStates(em: EntityManager, rows: ChannelRow[]): Promise<(ChannelState & { row: ChannelRow })[]> {
-  const values = await groupSettingValues(em, rows.flatMap((r) => SETTING_COLUMNS.map((c) => r[c] as number)));
+/** Rows (read with CHANNEL_COLUMNS) → channel states. */
+function toStates(rows: ChannelRow[]): (ChannelState & { row: ChannelRow })[] {
   return rows.map((r) => ({
     row: r,
     id: r.id,
@@ -64,7 +67,7 @@ async function toStates(em: EntityManager, rows: ChannelRow[]): Promise<(Channel
     creatorId: r.creator_id,
     firstMessageId: r.first_message_id,
     groupSettings: Object.fromEntries(
-      CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, values.get(r[`${s}_id`] as number)!]),
+      CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, settingValueOf(r.anonymous_groups, r[`${s}_id`] as number)]),
     ) as ChannelState['groupSettings'],
   }));
 }
@@ -76,11 +79,11 @@ export class TypeOrmChannelRepository extends ChannelRepository {
 
   private async load(sql: string, params: unknown[]): Promise<Channel[]> {
     const rows: ChannelRow[] = await this.em.query(sql, params);
-    return (await toStates(this.em, rows)).map(({ row: _, ...state }) => Channel.restore(state));
+    return toStates(rows).map(({ row: _, ...state }) => Channel.restore(state));
   }
 
   async findById(realmId: number, channelId: number, forUpdate = false): Promise<Channel | null> {
-    const [c] = await this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = $2::bigint ${forUpdate ? 'FOR UPDATE' : ''}`, [
+    const [c] = await this.load(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE realm_id = $1 AND id = $2::bigint ${forUpdate ? 'FOR UPDATE' : ''}`, [
       realmId,
       channelId,
     ]);
@@ -89,12 +92,12 @@ export class TypeOrmChannelRepository extends ChannelRepository {
 
   findByIds(realmId: number, channelIds: readonly number[]): Promise<Channel[]> {
     if (channelIds.length === 0) return Promise.resolve([]);
-    return this.load(`SELECT * FROM channels WHERE realm_id = $1 AND id = ANY($2::bigint[]) ORDER BY id`, [realmId, [...new Set(channelIds)]]);
+    return this.load(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE realm_id = $1 AND id = ANY($2::bigint[]) ORDER BY id`, [realmId, [...new Set(channelIds)]]);
   }
 
   findByIdsOrNames(realmId: number, channelIds: readonly number[], names: readonly string[]): Promise<Channel[]> {
     if (channelIds.length === 0 && names.length === 0) return Promise.resolve([]);
-    return this.load(`SELECT * FROM channels WHERE realm_id = $1 AND (id = ANY($2::bigint[]) OR lower(name) = ANY($3::text[])) ORDER BY id`, [
+    return this.load(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE realm_id = $1 AND (id = ANY($2::bigint[]) OR lower(name) = ANY($3::text[])) ORDER BY id`, [
       realmId,
       [...new Set(channelIds)],
       [...new Set(names.map((n) => n.toLowerCase()))],
@@ -103,7 +106,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
 
   findByNames(realmId: number, names: readonly string[], forUpdate = false): Promise<Channel[]> {
     return this.load(
-      `SELECT * FROM channels WHERE realm_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY id ${forUpdate ? 'FOR UPDATE' : ''}`,
+      `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE realm_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY id ${forUpdate ? 'FOR UPDATE' : ''}`,
       [realmId, names.map((n) => n.toLowerCase())],
     );
   }
@@ -284,14 +287,14 @@ export class TypeOrmChannelQueries extends ChannelQueries {
 
   private async records(where: string, params: unknown[]): Promise<ChannelRecord[]> {
     const rows: ChannelRow[] = await this.em.query(
-      `SELECT c.*,
+      `SELECT ${channelColumns('c')},
          (SELECT count(*)::int FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
           WHERE s.channel_id = c.id AND s.active) AS subscriber_count,
          EXISTS (SELECT 1 FROM default_channels d WHERE d.channel_id = c.id) AS is_default
        FROM channels c WHERE ${where} ORDER BY c.name`,
       params,
     );
-    return (await toStates(this.em, rows)).map(({ row, ...state }) => ({
+    return toStates(rows).map(({ row, ...state }) => ({
       ...state,
       renderedDescription: row.rendered_description,
       subscriberCount: row.subscriber_count ?? 0,

@@ -1,4 +1,4 @@
-import { type Channel, holds, pairKey, type Viewer } from '@app/domain/channels';
+import { type Channel, holds, type Viewer } from '@app/domain/channels';
 import {
   automaticVisibilityAfterSend,
   type ChannelSendFacts,
@@ -22,6 +22,7 @@ import { type ActorContext, loadActorContext, type UserRecord } from '../../user
 import { claimAttachments, claimableAttachments } from './attachment-claims.js';
 import { realmTopicsPolicy, viewerOf } from './message-access.js';
 import { messageEvent, storedMessageFields } from './message.events.js';
+import type { ChannelSendReads } from './message.ports.js';
 import { MessageRenderer } from './message-renderer.js';
 import { type MentionResolution, MentionResolver } from './mention-resolver.js';
 import { RenderTargetsResolver } from './render-targets.resolver.js';
@@ -52,12 +53,19 @@ export interface CheckedSend {
 
 type Destination =
   | { kind: 'channel'; byName?: string; byId?: number; topic: string }
-  | { kind: 'direct'; users: UserRecord[] };
+  | { kind: 'direct'; users: UserRecord[]; sender: UserRecord };
+
+/** What the sender's automatic topic follow reads (spec 10 §2.9). */
+interface SenderTopicFacts {
+  topicExists: boolean;
+  muted: boolean;
+  senderTopicPolicy: number;
+}
 
 /** A new message after the sending rules, with what storing it and its events need. */
 type PreparedSend =
-  | { kind: 'channel'; message: Message; ctx: ActorContext; channel: Channel; sender: UserRecord; topic: string; facts: { topicExists: boolean; muted: boolean }; resolution: MentionResolution; attachments: number[] }
-  | { kind: 'direct'; message: Message; ctx: ActorContext; recipients: UserRecord[]; participants: number[]; attachments: number[] };
+  | { kind: 'channel'; message: Message; ctx: ActorContext; channel: Channel; sender: UserRecord; topic: string; facts: SenderTopicFacts; resolution: MentionResolution; attachments: number[] }
+  | { kind: 'direct'; message: Message; ctx: ActorContext; sender: UserRecord; recipients: UserRecord[]; participants: number[]; attachments: number[] };
 
 const localEchoOf = (req: SendRequest) =>
   req.queueId !== undefined && req.localId !== undefined ? { queueId: req.queueId, localId: req.localId } : undefined;
@@ -95,7 +103,7 @@ export class MessageSender {
     const content = normaliseContent(req.content);
     const ctx = await loadActorContext(tx, actor);
     if (destination.kind === 'channel') return this.prepareChannelMessage(tx, actor, ctx, destination, content, req, now);
-    return this.prepareDirectMessage(tx, actor, ctx, destination.users, content, req, now);
+    return this.prepareDirectMessage(tx, actor, ctx, destination, content, req, now);
   }
 
   private async parseRecipients(tx: Tx, actor: Actor, req: SendRequest): Promise<Destination> {
@@ -122,14 +130,16 @@ export class MessageSender {
       if (list.some((e) => typeof e !== 'string')) throw mixed();
       const emails = [...new Set((list as string[]).map((e) => e.trim()).filter((e) => e !== ''))];
       if (emails.length === 0) throw badRequest('Message must have recipients');
-      const found = await tx.users.findManyByApiEmails(actor.realmId, emails);
-      return { kind: 'direct', users: emails.map((e) => this.activeRecipient(found.get(e.toLowerCase()), () => `Invalid email '${e}'`)) };
+      // The sender's record comes with the recipients' (the message event shows it).
+      const found = await tx.users.findManyByApiEmails(actor.realmId, [...emails, actor.email]);
+      const users = emails.map((e) => this.activeRecipient(found.get(e.toLowerCase()), () => `Invalid email '${e}'`));
+      return { kind: 'direct', users, sender: found.get(actor.email.toLowerCase())! };
     }
     if (typeof list[0] === 'number') {
       if (list.some((e) => typeof e !== 'number' || !Number.isSafeInteger(e))) throw mixed();
       const ids = [...new Set(list as number[])];
-      const found = await tx.users.findManyByIds(actor.realmId, ids);
-      return { kind: 'direct', users: ids.map((id) => this.activeRecipient(found.get(id), () => `Invalid user ID ${id}`)) };
+      const found = await tx.users.findManyByIds(actor.realmId, [...ids, actor.userId]);
+      return { kind: 'direct', users: ids.map((id) => this.activeRecipient(found.get(id), () => `Invalid user ID ${id}`)), sender: found.get(actor.userId)! };
     }
     throw badRequest('Invalid data type for recipients');
   }
@@ -162,13 +172,16 @@ export class MessageSender {
     now: Date,
   ): Promise<PreparedSend> {
     const channel = await this.findChannel(tx, actor, d);
-    const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
-    const facts = await this.channelFacts(tx, actor, ctx, sender, channel, d.topic);
     const syntax = extractMentions(content);
+    const reads = await tx.conversations.channelSendReads(actor.realmId, actor.userId, channel.id, d.topic, {
+      participants: syntax.topicWildcard,
+      subscriberCount: syntax.streamWildcard,
+    });
+    const sender = reads.sender;
+    const facts = await this.channelFacts(tx, actor, ctx, reads, channel, d.topic);
     const resolution = await this.mentions.resolve(tx, actor.realmId, syntax);
-    facts.activeSubscribers = syntax.streamWildcard ? await tx.conversations.activeSubscriberCount(channel.id) : 0;
     const rendered = this.renderer.render(content, await this.renderTargets.resolve(tx, actor.realmId, actor.userId, content, resolution.targets));
-    facts.recipientId = await tx.conversations.channelRecipient(actor.realmId, channel.id);
+    facts.recipientId = reads.recipientId ?? (await tx.conversations.channelRecipient(actor.realmId, channel.id));
     const attachments = await claimableAttachments(tx, actor, content);
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
     return { kind: 'channel', message, ctx, channel, sender, topic: d.topic, facts, resolution, attachments };
@@ -177,8 +190,7 @@ export class MessageSender {
   /** Stores a channel message, queues its event, then the topic visibility it changes. */
   private async storeChannelMessage(tx: Tx, actor: Actor, p: Extract<PreparedSend, { kind: 'channel' }>, req: SendRequest, now: Date): Promise<SendResult> {
     const { message, channel, sender } = p;
-    const rows = await tx.messages.add(message);
-    await tx.messages.markChannelFirstMessage(channel.id, message.id);
+    const rows = await tx.messages.add(message, { firstInChannel: true });
     await claimAttachments(tx, actor, message.id, p.attachments);
     message.pullEvents();
     tx.afterCommit([
@@ -206,26 +218,30 @@ export class MessageSender {
    * owner's) groups and subscriptions, the topic's existence and senders. Subscriber count and
    * recipient are filled in later (after mention resolution, as Zulip orders its queries).
    */
-  private async channelFacts(tx: Tx, actor: Actor, ctx: ActorContext, sender: UserRecord, channel: Channel, topic: string): Promise<ChannelSendFacts & { muted: boolean }> {
-    const ownerId = sender.isBot ? sender.botOwnerId : null;
-    const rows = await tx.subscriptions.records(ownerId !== null ? [actor.userId, ownerId] : [actor.userId], [channel.id]);
-    const subscription = rows.get(pairKey(actor.userId, channel.id));
-    const botOwner = ownerId !== null ? await this.ownerViewer(tx, actor, ownerId) : null;
-    const topicFacts = await tx.messages.topicFacts(channel.id, topic);
+  private async channelFacts(
+    tx: Tx,
+    actor: Actor,
+    ctx: ActorContext,
+    reads: ChannelSendReads,
+    channel: Channel,
+    topic: string,
+  ): Promise<ChannelSendFacts & { muted: boolean; senderTopicPolicy: number }> {
+    const ownerId = reads.sender.isBot ? reads.sender.botOwnerId : null;
     return {
       kind: 'channel',
       channel,
       recipientId: 0,
       topic,
       sender: viewerOf(actor, ctx),
-      botOwner,
-      subscribed: subscription?.active === true,
-      botOwnerSubscribed: ownerId !== null && rows.get(pairKey(ownerId, channel.id))?.active === true,
-      topicExists: topicFacts.exists,
-      topicParticipants: topicFacts.participants,
-      activeSubscribers: 0,
+      botOwner: ownerId !== null ? await this.ownerViewer(tx, actor, ownerId) : null,
+      subscribed: reads.subscribed,
+      botOwnerSubscribed: ownerId !== null && reads.ownerSubscribed,
+      topicExists: reads.topicExists,
+      topicParticipants: reads.topicParticipants,
+      activeSubscribers: reads.activeSubscribers,
       realm: { topicsPolicy: realmTopicsPolicy(ctx), everyoneGroupId: ctx.systemGroups.get(SystemGroup.EVERYONE), canMentionManyUsers: ctx.realmSettings.can_mention_many_users_group },
-      muted: subscription?.isMuted === true,
+      muted: reads.muted,
+      senderTopicPolicy: reads.senderTopicPolicy,
     };
   }
 
@@ -249,11 +265,10 @@ export class MessageSender {
     actor: Actor,
     channelId: number,
     topic: string,
-    facts: { topicExists: boolean; muted: boolean },
+    facts: SenderTopicFacts,
     now: Date,
   ): Promise<number | null> {
-    const current = await tx.topicVisibility.policy(actor.userId, channelId, topic);
-    const next = automaticVisibilityAfterSend(DEFAULT_AUTOMATIC_VISIBILITY, current, facts.muted, !facts.topicExists);
+    const next = automaticVisibilityAfterSend(DEFAULT_AUTOMATIC_VISIBILITY, facts.senderTopicPolicy, facts.muted, !facts.topicExists);
     if (next === null) return null;
     await tx.topicVisibility.set(actor.realmId, [actor.userId], channelId, topic, next, now, false);
     tx.afterCommit([userTopicEvent(actor.realmId, actor.userId, channelId, topic, next, now)]);
@@ -282,7 +297,7 @@ export class MessageSender {
     tx: Tx,
     actor: Actor,
     ctx: ActorContext,
-    recipients: UserRecord[],
+    { users: recipients, sender }: Extract<Destination, { kind: 'direct' }>,
     content: string,
     req: SendRequest,
     now: Date,
@@ -294,14 +309,14 @@ export class MessageSender {
     const attachments = await claimableAttachments(tx, actor, content);
     const rendered = this.renderer.render(content, await this.renderTargets.resolve(tx, actor.realmId, actor.userId, content, resolution.targets));
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
-    return { kind: 'direct', message, ctx, recipients, participants, attachments };
+    return { kind: 'direct', message, ctx, sender, recipients, participants, attachments };
   }
 
   private async storeDirectMessage(tx: Tx, actor: Actor, p: Extract<PreparedSend, { kind: 'direct' }>, req: SendRequest): Promise<SendResult> {
     const { message } = p;
     const rows = await tx.messages.add(message);
     await claimAttachments(tx, actor, message.id, p.attachments);
-    const sender = (await tx.users.findById(actor.realmId, actor.userId))!;
+    const sender = p.sender;
     const everyone = new Map([[sender.id, sender], ...p.recipients.map((u) => [u.id, u] as const)]);
     message.pullEvents();
     tx.afterCommit([

@@ -1,3 +1,4 @@
+import type { UserRecord } from '../../users/index.js';
 import type { AudienceCandidate, MentionFlags, Message, MessageReactions, MessageState, Reaction, TopicMessage, TopicMove } from '@app/domain/messages';
 
 export type { EditHistoryEntry } from '@app/domain/messages';
@@ -39,8 +40,11 @@ export abstract class MessageRepository {
   abstract findMany(realmId: number, ids: readonly number[]): Promise<Map<number, MessageRecord>>;
   /** The message, row-locked for the rest of the transaction. */
   abstract getForUpdate(realmId: number, messageId: number): Promise<Message | null>;
-  /** Stores a new message and its recipients' rows (its flag plan, one statement); identifies it; returns the rows. */
-  abstract add(message: Message): Promise<UserMessageRow[]>;
+  /**
+   * Stores a new message and its recipients' rows (its flag plan) in one statement, and with
+   * `firstInChannel` its channel's first message if unset; identifies it; returns the rows.
+   */
+  abstract add(message: Message, o?: { firstInChannel?: boolean }): Promise<UserMessageRow[]>;
   /**
    * Stores many direct notices at once (two statements whatever their number): each goes to a
    * different conversation of its sender and one user, read for the sender. Identifies them;
@@ -70,7 +74,6 @@ export abstract class MessageRepository {
   abstract topicMessages(channelId: number, topic: string, visibleTo: number | null): Promise<TopicMessage[]>;
   /** The newest message of a channel topic. */
   abstract lastTopicMessage(channelId: number, topic: string): Promise<MessageRecord | null>;
-  abstract markChannelFirstMessage(channelId: number, messageId: number): Promise<void>;
   /** Recomputes a channel's first_message_id after messages left it; says whether it changed. */
   abstract refreshChannelFirstMessage(channelId: number): Promise<{ changed: boolean; firstMessageId: number | null }>;
 }
@@ -138,8 +141,39 @@ export abstract class AttachmentRepository {
   abstract lockUsedSpace(realmId: number): Promise<void>;
 }
 
+/** What sending to a channel topic reads about its sender, the channel and the topic (one statement). */
+export interface ChannelSendReads {
+  sender: UserRecord;
+  subscribed: boolean;
+  muted: boolean;
+  /** For a bot's message: whether its owner is subscribed. */
+  ownerSubscribed: boolean;
+  topicExists: boolean;
+  /** Distinct senders of the topic's messages, only when asked for (an @**topic** mention). */
+  topicParticipants: number[];
+  /** The sender's visibility policy for the topic (0: inherit). */
+  senderTopicPolicy: number;
+  /** Active subscribers who are active users, only when asked for (a channel-wide mention); else 0. */
+  activeSubscribers: number;
+  /** The channel's recipient id, null until its first message creates it. */
+  recipientId: number | null;
+}
+
 /** Who a message goes to: recipients, direct conversations, channel audiences, mention lookups. */
 export abstract class ConversationRepository {
+  /**
+   * Everything the channel sending rules and the sender's topic follow read, in one statement:
+   * the sender's record, the sender's (and a bot owner's) subscription, the topic's existence
+   * (and its senders when asked), the sender's topic policy, the channel's recipient (and its
+   * active subscriber count when asked).
+   */
+  abstract channelSendReads(
+    realmId: number,
+    senderId: number,
+    channelId: number,
+    topic: string,
+    ask: { participants: boolean; subscriberCount: boolean },
+  ): Promise<ChannelSendReads>;
   abstract channelRecipient(realmId: number, channelId: number): Promise<number>;
   /** The conversation of exactly these participants, created on first use. */
   abstract directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }>;

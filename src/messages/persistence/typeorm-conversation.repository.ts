@@ -1,13 +1,61 @@
 import type { EntityManager } from 'typeorm';
-import { ConversationRepository, type MentionCandidates } from '../application/message.ports.js';
+import { type ChannelSendReads, ConversationRepository, type MentionCandidates } from '../application/message.ports.js';
 
 /** recipients.type of a channel and of a direct conversation (Zulip's Recipient types). */
 export const RECIPIENT_CHANNEL = 2;
 export const RECIPIENT_DIRECT = 3;
 
+/** A user row under the names of the users context's UserRecord (secrets left out). */
+const USER_RECORD_COLUMNS = `u.id AS "id", u.realm_id AS "realmId", u.email AS "email", u.delivery_email AS "deliveryEmail",
+  u.full_name AS "fullName", u.role AS "role", u.is_active AS "isActive", u.is_bot AS "isBot", u.bot_type AS "botType",
+  u.bot_owner_id AS "botOwnerId", u.is_system_bot AS "isSystemBot", u.date_joined AS "dateJoined", u.timezone AS "timezone",
+  u.avatar_version AS "avatarVersion", u.default_sending_stream_id AS "defaultSendingStreamId",
+  u.default_events_register_stream_id AS "defaultEventsRegisterStreamId",
+  u.default_all_public_streams AS "defaultAllPublicStreams", u.email_address_visibility AS "emailAddressVisibility"`;
+
+/** A channel's ($1) active subscribers who are active users. */
+const ACTIVE_SUBSCRIBER_COUNT_SQL = `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
+  WHERE s.channel_id = $1 AND s.active`;
+
 export class TypeOrmConversationRepository extends ConversationRepository {
   constructor(private readonly em: EntityManager) {
     super();
+  }
+
+  async channelSendReads(
+    realmId: number,
+    senderId: number,
+    channelId: number,
+    topic: string,
+    ask: { participants: boolean; subscriberCount: boolean },
+  ): Promise<ChannelSendReads> {
+    const [row] = await this.em.query(
+      `SELECT ${USER_RECORD_COLUMNS},
+         s.active AS "fact_subscribed", s.is_muted AS "fact_muted",
+         (SELECT o.active FROM subscriptions o WHERE o.user_id = u.bot_owner_id AND o.channel_id = $3) AS "fact_owner_subscribed",
+         EXISTS (SELECT 1 FROM messages m WHERE m.channel_id = $3 AND lower(m.topic) = lower($4)) AS "fact_topic_exists",
+         CASE WHEN $5 THEN ARRAY(SELECT DISTINCT m.sender_id FROM messages m WHERE m.channel_id = $3 AND lower(m.topic) = lower($4))
+              ELSE '{}'::int[] END AS "fact_participants",
+         (SELECT t.visibility_policy FROM user_topics t
+          WHERE t.user_id = u.id AND t.channel_id = $3 AND lower(t.topic_name) = lower($4)) AS "fact_policy",
+         (SELECT r.id FROM recipients r WHERE r.type = ${RECIPIENT_CHANNEL} AND r.type_id = $3) AS "fact_recipient",
+         CASE WHEN $6 THEN (${ACTIVE_SUBSCRIBER_COUNT_SQL.replace('$1', '$3')}) ELSE 0 END AS "fact_subscribers"
+       FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id AND s.channel_id = $3
+       WHERE u.realm_id = $1 AND u.id = $2`,
+      [realmId, senderId, channelId, topic, ask.participants, ask.subscriberCount],
+    );
+    const { fact_subscribed, fact_muted, fact_owner_subscribed, fact_topic_exists, fact_participants, fact_policy, fact_recipient, fact_subscribers, ...sender } = row;
+    return {
+      sender,
+      subscribed: fact_subscribed === true,
+      muted: fact_muted === true,
+      ownerSubscribed: fact_owner_subscribed === true,
+      topicExists: fact_topic_exists,
+      topicParticipants: fact_participants,
+      senderTopicPolicy: fact_policy ?? 0,
+      recipientId: fact_recipient,
+      activeSubscribers: fact_subscribers,
+    };
   }
 
   private async recipient(realmId: number, type: number, typeId: number): Promise<number> {
@@ -30,6 +78,14 @@ export class TypeOrmConversationRepository extends ConversationRepository {
   async directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }> {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     const key = ids.join(',');
+    // A conversation that already has its recipient (every one that has messages): one read.
+    const [existing] = await this.em.query(
+      `SELECT r.id AS recipient_id, EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = r.id) AS has_messages
+       FROM direct_message_groups g JOIN recipients r ON r.type = ${RECIPIENT_DIRECT} AND r.type_id = g.id
+       WHERE g.realm_id = $1 AND g.participant_key = $2`,
+      [realmId, key],
+    );
+    if (existing !== undefined) return { recipientId: existing.recipient_id, hasMessages: existing.has_messages };
     let [group] = await this.em.query(
       `WITH ins AS (
          INSERT INTO direct_message_groups (realm_id, participant_key) VALUES ($1, $2)
@@ -100,11 +156,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     return out;
   }
   async activeSubscriberCount(channelId: number): Promise<number> {
-    const [row] = await this.em.query(
-      `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
-       WHERE s.channel_id = $1 AND s.active`,
-      [channelId],
-    );
+    const [row] = await this.em.query(ACTIVE_SUBSCRIBER_COUNT_SQL, [channelId]);
     return row.n;
   }
   async activeSubscribers(channelId: number): Promise<number[]> {

@@ -1,4 +1,4 @@
-import { type EditHistoryEntry, FLAG_BITS, type FlagPlan, Message, type TopicMessage, type TopicMove } from '@app/domain/messages';
+import { type EditHistoryEntry, FLAG_BITS, Message, type TopicMessage, type TopicMove } from '@app/domain/messages';
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { isStorableId, storableIds } from '../../shared/application/ids.js';
@@ -69,17 +69,47 @@ export class TypeOrmMessageRepository extends MessageRepository {
     return row ? toDomain(row) : null;
   }
 
-  async add(message: Message): Promise<UserMessageRow[]> {
-    const plan = message.pendingFlagPlan();
+  async add(message: Message, o: { firstInChannel?: boolean } = {}): Promise<UserMessageRow[]> {
+    const f = message.pendingFlagPlan();
     const m = message.snapshot();
+    const audience = f.audience.kind === 'channel' ? f.audience.channelId : f.audience.userIds;
+    // One statement: the message, its channel's first message if unset ($1), every recipient's row.
     const [row] = await this.em.query(
-      `INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent,
-         sending_client, has_attachment)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [m.realmId, m.senderId, m.recipientId, m.channelId, m.topic, m.content, m.renderedContent, m.dateSent, m.sendingClient, m.hasAttachment],
+      `WITH ins AS (
+         INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent,
+           sending_client, has_attachment)
+         VALUES ($13, $2, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING id
+       ), first AS (
+         UPDATE channels SET first_message_id = (SELECT id FROM ins) WHERE $1 AND id = $15 AND first_message_id IS NULL
+       ), rows AS (
+         INSERT INTO user_messages (user_id, message_id, flags)
+         SELECT u.id, ins.id, ${INITIAL_FLAGS_SQL} FROM users u, ins WHERE ${AUDIENCE_SQL[f.audience.kind]}
+         RETURNING user_id, flags
+       )
+       SELECT (SELECT id FROM ins) AS id, coalesce((SELECT json_agg(json_build_array(user_id, flags)) FROM rows), '[]') AS rows`,
+      [
+        o.firstInChannel === true && m.channelId !== null,
+        f.senderId,
+        f.senderRead,
+        f.mentioned,
+        f.streamWildcard,
+        f.topicWildcardUsers,
+        f.alsoReadBy,
+        audience,
+        ...alertWordParams(f.alertWordText),
+        m.realmId,
+        m.recipientId,
+        m.channelId,
+        m.topic,
+        m.content,
+        m.renderedContent,
+        m.dateSent,
+        m.sendingClient,
+        m.hasAttachment,
+      ],
     );
     message.identify(row.id);
-    return this.insertRows(row.id, plan);
+    return (row.rows as [number, number][]).map(([userId, flags]) => ({ userId, flags }));
   }
 
   async addDirectNotices(messages: readonly Message[]): Promise<UserMessageRow[][]> {
@@ -138,18 +168,6 @@ export class TypeOrmMessageRepository extends MessageRepository {
     const byMessage = new Map<number, UserMessageRow[]>();
     for (const r of rows) (byMessage.get(r.message_id) ?? byMessage.set(r.message_id, []).get(r.message_id)!).push({ userId: r.user_id, flags: r.flags });
     return messages.map((m) => byMessage.get(m.id) ?? []);
-  }
-
-  /** The flag plan applied to every recipient in one INSERT … SELECT. */
-  private async insertRows(messageId: number, f: FlagPlan): Promise<UserMessageRow[]> {
-    const audience = f.audience.kind === 'channel' ? f.audience.channelId : f.audience.userIds;
-    const rows = await this.em.query(
-      `INSERT INTO user_messages (user_id, message_id, flags)
-       SELECT u.id, $1, ${INITIAL_FLAGS_SQL} FROM users u WHERE ${AUDIENCE_SQL[f.audience.kind]}
-       RETURNING user_id, flags`,
-      [messageId, f.senderId, f.senderRead, f.mentioned, f.streamWildcard, f.topicWildcardUsers, f.alsoReadBy, audience, ...alertWordParams(f.alertWordText)],
-    );
-    return returnedRows<{ user_id: number; flags: number }>(rows).map((r) => ({ userId: r.user_id, flags: r.flags }));
   }
 
   async saveContent(message: Message): Promise<void> {
@@ -261,7 +279,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
     return row ? toMessageRecord(row) : null;
   }
 
-  async markChannelFirstMessage(channelId: number, messageId: number): Promise<void> {
+  private async markChannelFirstMessage(channelId: number, messageId: number): Promise<void> {
     await this.em.query(`UPDATE channels SET first_message_id = $2 WHERE id = $1 AND first_message_id IS NULL`, [channelId, messageId]);
   }
 

@@ -34,6 +34,25 @@ export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: num
   return { directMembers: g.members, directSubgroups: g.subgroups };
 }
 
+/**
+ * A column expression: the anonymous groups among `columns` of the row aliased `alias`, as JSON
+ * `{ "<id>": { "members": [...], "subgroups": [...] } }` (named groups need only their id), so a
+ * row and its group-setting values load in one statement. Read back with `settingValueOf`.
+ */
+export function anonymousGroupsColumn(alias: string, columns: readonly string[]): string {
+  return `(SELECT coalesce(json_object_agg(g.id, json_build_object(
+      'members', ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+                       WHERE m.group_id = g.id ORDER BY 1),
+      'subgroups', ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1))), '{}')
+    FROM user_groups g WHERE g.name IS NULL AND g.id IN (${columns.map((c) => `${alias}.${c}`).join(', ')}))`;
+}
+
+/** The value of a setting pointing at `id`, given the row's anonymous groups (`anonymousGroupsColumn`). */
+export function settingValueOf(anonymous: Record<string, { members: number[]; subgroups: number[] }>, id: number): GroupSettingValue {
+  const g = anonymous[String(id)];
+  return g === undefined ? id : { directMembers: g.members, directSubgroups: g.subgroups };
+}
+
 /** The setting values of these groups (ids of named groups, contents of anonymous ones), in one query. */
 export async function groupSettingValues(
   em: { query: (sql: string, params?: unknown[]) => Promise<GroupRowWithMembers[]> },
