@@ -6,6 +6,8 @@
 // the ratio server ÷ floor, p50/p99 latency and SQL statements per request (counted in both
 // processes by bench/count-sql.mjs). Bounded: pairs × 2 × BENCH_ROUNDS × BENCH_SECONDS.
 //   npm run bench        BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench
+//   BENCH_ONLY=regex     measures only the pairs whose name matches (e.g. BENCH_ONLY='100 sub')
+//   BENCH_PROFILE_DIR=d  runs the server under node --cpu-prof, writing its profile into d at exit
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,10 +26,12 @@ const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
 await chmod(dataDir, 0o755);
 const databaseUrl = process.env.DATABASE_URL || `postgres://postgres:postgres@127.0.0.1:${ports.pg}/svc`;
 const preload = ['--import', new URL('../bench/count-sql.mjs', import.meta.url).href];
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const profileDir = process.env.BENCH_PROFILE_DIR;
 
 /** Starts `script` with the statement counter preloaded; resolves once it printed `ready`. */
-function start(script, env, ready) {
-  const child = spawn(process.execPath, [...preload, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function start(script, env, ready, flags = []) {
+  const child = spawn(process.execPath, [...flags, ...preload, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -47,11 +51,11 @@ async function stop(child) {
 const children = [];
 try {
   const common = { RATE_LIMITING: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  children.push(await start('dist/src/main.js', { ...common, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening'));
+  children.push(await start('dist/src/main.js', { ...common, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []));
   children.push(await start('dist/bench/floor/main.js', { ...common, PORT: String(ports.floor), DATABASE_URL: databaseUrl, SQL_COUNT_PORT: String(ports.floorCount) }, 'Floor listening'));
 
   const setup = await setUp();
-  const pairs = scenarios(setup);
+  const pairs = scenarios(setup).filter((p) => only === null || only.test(p.name));
   const rows = [];
   const started = Date.now();
   for (const p of pairs) {
