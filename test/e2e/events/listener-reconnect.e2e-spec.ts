@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { inject } from 'vitest';
 import { HELD_BACK_RETRY_MAX_MS, LISTENER_APPLICATION_NAME, reconnectDelayMs } from '../../../src/events/persistence/pg-event-listener.js';
 import { type Cancel, Scheduler, SystemScheduler } from '../../../src/shared/application/scheduler.js';
+import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../../src/shared/application/settings-invalidation.js';
 import { adminClient } from '../../support/databases.js';
 import { EventClient } from '../../support/events.js';
 import { ManualScheduler } from '../../support/manual-scheduler.js';
@@ -31,8 +32,22 @@ class ReconnectScheduler extends ManualScheduler {
 }
 const scheduler = new ReconnectScheduler();
 
+/** Records what the listener reports about changed organization settings. */
+class RecordingSettings extends SettingsInvalidation {
+  readonly calls: string[] = [];
+  changed(realmId: number): void {
+    this.calls.push(`changed ${realmId}`);
+  }
+  all(): void {
+    this.calls.push('all');
+  }
+}
+const settings = new RecordingSettings();
+let settingsCallsAtStart: string[] = [];
+
 beforeAll(async () => {
-  t = await TestApp.start({}, undefined, (b) => b.overrideProvider(Scheduler).useValue(scheduler));
+  t = await TestApp.start({}, undefined, (b) => b.overrideProvider(Scheduler).useValue(scheduler).overrideProvider(SettingsInvalidation).useValue(settings));
+  settingsCallsAtStart = [...settings.calls];
   admin = await adminClient(inject('adminUrl'));
   dbName = new URL(t.databaseUrl).pathname.slice(1);
 });
@@ -137,6 +152,22 @@ it('prunes old journal rows, and later events still arrive', async () => {
 
   const later = await sendDirect(t, undefined, [t.owner.id], 'after a quiet hour');
   expect(await receivedIds(client, 1)).toEqual([later]);
+}, 60_000);
+
+it('reports changed organization settings from the same connection, and drops them all after a reconnection', async () => {
+  expect(settingsCallsAtStart).toEqual([]); // nothing to drop on the first connection
+  scheduler.randomValues = [0.5];
+  const pid = await theListener();
+  settings.calls.length = 0;
+  await admin.query(`SELECT pg_terminate_backend($1)`, [pid]);
+  await vi.waitFor(() => expect(scheduler.pending).toBe(1), { timeout: 30_000, interval: 10 });
+  scheduler.runPending();
+  await theListener();
+  await vi.waitFor(() => expect(settings.calls).toEqual(['all']), { timeout: 30_000, interval: 10 });
+
+  await t.app.get(DataSource).query(`SELECT pg_notify($1, '7'), pg_notify($1, '9')`, [SETTINGS_CHANGED_CHANNEL]);
+  await vi.waitFor(() => expect(settings.calls).toEqual(['all', 'changed 7', 'changed 9']), { timeout: 30_000, interval: 10 });
+  expect(await listenerPids()).toHaveLength(1);
 }, 60_000);
 
 it('spreads and caps the reconnection delay', () => {
