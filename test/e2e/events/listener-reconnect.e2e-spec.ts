@@ -26,7 +26,7 @@ let dbName: string;
  */
 class ReconnectScheduler extends ManualScheduler {
   private readonly real = new SystemScheduler();
-  after(ms: number, fn: () => void): Cancel {
+  override after(ms: number, fn: () => void): Cancel {
     return ms <= HELD_BACK_RETRY_MAX_MS ? this.real.after(ms, fn) : super.after(ms, fn);
   }
 }
