@@ -153,8 +153,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
   private readonly gcTimer: NodeJS.Timeout;
   /** Set when shutdown begins: no poll waits any more. */
   private closing = false;
-  /** How many queues this process has created so far (the listener sees whether one was opened during its read). */
-  created = 0;
+  private createdCount = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -195,7 +194,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     if (readsUnaddressedPublicMessages(o)) addTo(this.publicReaders, o.realmId, q);
     own.add(q);
     this.byUser.set(o.userId, own);
-    this.created += 1;
+    this.createdCount += 1;
     return {
       id: q.id,
       timeoutSecs: q.timeoutMs / 1000,
@@ -205,6 +204,11 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
         q.events = q.events.filter((e) => e.xid === null || !snapshot.includes(e.xid));
       },
     };
+  }
+
+  /** How many queues this process has created so far (the listener sees whether one was opened during its read). */
+  get created(): number {
+    return this.createdCount;
   }
 
   /** Whether this process holds any queue. */
