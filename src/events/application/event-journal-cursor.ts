@@ -26,7 +26,12 @@ export class QueueOpener {
    */
   async open(actor: Actor, o: Omit<QueueOptions, 'userId' | 'realmId' | 'readsPublicChannels'>) {
     const queue = this.queues.create({ ...o, userId: actor.userId, realmId: actor.realmId, readsPublicChannels: !isGuest(actor.role) });
-    queue.setSnapshot(await this.journal.snapshot());
+    try {
+      queue.setSnapshot(await this.journal.snapshot());
+    } catch (err) {
+      this.queues.delete(queue.id, actor.userId); // a queue without its snapshot would receive events its client may already have
+      throw err;
+    }
     return queue;
   }
 }
