@@ -19,6 +19,7 @@ import { ChannelEventsMessages1765600000001 } from './1765600000001-ChannelEvent
 import { MutedUsers1765700000000 } from './1765700000000-MutedUsers.js';
 import { ChannelFolderNamesWhenActive1765713013000 } from './1765713013000-ChannelFolderNamesWhenActive.js';
 import { UploadQuota1765800000100 } from './1765800000100-UploadQuota.js';
+import { EventJournalXid1765900000000 } from './1765900000000-EventJournalXid.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   MutedUsers1765700000000,
   ChannelFolderNamesWhenActive1765713013000,
   UploadQuota1765800000100,
+  EventJournalXid1765900000000,
 ];

@@ -1,11 +1,15 @@
 import { type Actor, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { EventQueues, type QueueOptions } from './event-queues.js';
+import type { JournalSnapshot } from './journal-snapshot.js';
 
-/** Where the organization's event journal stands, as this process's queues see it. */
+/** Where the event journal stands, as this process's queues see it. */
 export abstract class EventJournalCursor {
-  /** The organization's newest event number (and the start of this process's cursor). */
-  abstract snapshotSeq(realmId: number): Promise<number>;
+  /**
+   * The database's current snapshot: the transactions whose events a state read from now on
+   * contains. Also starts this process's reading of the journal if it has not started yet.
+   */
+  abstract snapshot(): Promise<JournalSnapshot>;
 }
 
 /** Opens event queues in the order that loses no event between the state and the queue. */
@@ -17,12 +21,17 @@ export class QueueOpener {
   ) {}
 
   /**
-   * Creates the caller's queue, then reads the organization's newest event number: events up
-   * to it belong to the state the caller reads next, later ones go into the queue.
+   * Creates the caller's queue, then takes the database's snapshot: events of transactions it
+   * sees as committed belong to the state the caller reads next, later ones go into the queue.
    */
   async open(actor: Actor, o: Omit<QueueOptions, 'userId' | 'realmId' | 'readsPublicChannels'>) {
     const queue = this.queues.create({ ...o, userId: actor.userId, realmId: actor.realmId, readsPublicChannels: !isGuest(actor.role) });
-    queue.setSnapshot(await this.journal.snapshotSeq(actor.realmId));
+    try {
+      queue.setSnapshot(await this.journal.snapshot());
+    } catch (err) {
+      this.queues.delete(queue.id, actor.userId); // a queue without its snapshot would receive events its client may already have
+      throw err;
+    }
     return queue;
   }
 }

@@ -6,6 +6,7 @@ import { Clock } from '../../shared/application/clock.js';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
+import type { JournalSnapshot } from './journal-snapshot.js';
 
 export interface Capabilities {
   bulkMessageDeletion: boolean;
@@ -52,10 +53,12 @@ const MAX_QUEUED_EVENTS = 10_000;
 
 class Queue {
   readonly id = randomUUID();
-  events: { seq: number; event: QueuedEvent }[] = [];
+  /** `xid`: the journal transaction that wrote the event (null: made by the queue, a heartbeat). */
+  events: { xid: number | null; event: QueuedEvent }[] = [];
   nextId = 0;
   newestDiscarded = -1;
-  snapshotSeq = -1;
+  /** The registering client's state already holds the events of the transactions this snapshot sees. */
+  snapshot: JournalSnapshot | null = null;
   lastTouched: number;
   waiter: ((events: QueuedEvent[]) => void) | null = null;
 
@@ -71,8 +74,8 @@ class Queue {
     return secs * 1000;
   }
 
-  push(seq: number, event: Record<string, unknown>): void {
-    this.events.push({ seq, event: { ...event, id: this.nextId++ } });
+  push(xid: number | null, event: Record<string, unknown>): void {
+    this.events.push({ xid, event: { ...event, id: this.nextId++ } });
     if (this.events.length > MAX_QUEUED_EVENTS) this.newestDiscarded = this.events.shift()!.event.id;
     this.wake();
   }
@@ -137,12 +140,20 @@ function presenceCopy(o: QueueOptions, e: Record<string, unknown>): Record<strin
 @Injectable()
 export class EventQueues implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
+  /** Each organization's queues: the readers of its `everyone` events. */
   private readonly byRealm = new Map<number, Set<Queue>>();
   /** Each user's queues, oldest registration first (the per-user cap, MAX_EVENT_QUEUES_PER_USER). */
   private readonly byUser = new Map<number, Set<Queue>>();
+  /**
+   * Each organization's queues that also read messages of public channels they are not
+   * addressed in (all_public_streams or a narrow, never a guest's), so that delivering costs
+   * O(recipients + these), not O(queues of the organization).
+   */
+  private readonly publicReaders = new Map<number, Set<Queue>>();
   private readonly gcTimer: NodeJS.Timeout;
   /** Set when shutdown begins: no poll waits any more. */
   private closing = false;
+  private createdCount = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -163,7 +174,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     let answered = 0;
     for (const q of this.queues.values()) {
       if (q.waiter === null) continue;
-      q.push(-1, { type: 'heartbeat' });
+      q.push(null, { type: 'heartbeat' });
       answered += 1;
     }
     this.logger.info({ polls: answered }, 'shutdown: answered the waiting long-polls');
@@ -174,32 +185,35 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     for (const q of this.queues.values()) q.wake();
   }
 
-  create(o: QueueOptions): { id: string; timeoutSecs: number; setSnapshot: (seq: number) => void } {
+  create(o: QueueOptions): { id: string; timeoutSecs: number; setSnapshot: (snapshot: JournalSnapshot) => void } {
     const q = new Queue(o, this.clock.now().getTime());
     const own = this.byUser.get(o.userId) ?? new Set<Queue>();
     while (own.size >= this.config.maxEventQueuesPerUser) this.evict(this.leastRecentlyUsed(own));
     this.queues.set(q.id, q);
-    if (!this.byRealm.has(o.realmId)) this.byRealm.set(o.realmId, new Set());
-    this.byRealm.get(o.realmId)!.add(q);
+    addTo(this.byRealm, o.realmId, q);
+    if (readsUnaddressedPublicMessages(o)) addTo(this.publicReaders, o.realmId, q);
     own.add(q);
     this.byUser.set(o.userId, own);
+    this.createdCount += 1;
     return {
       id: q.id,
       timeoutSecs: q.timeoutMs / 1000,
-      // Events up to `seq` are already in the registering client's initial state.
-      setSnapshot: (seq) => {
-        q.snapshotSeq = seq;
-        q.events = q.events.filter((e) => e.seq > seq);
+      // The events of transactions the snapshot sees are already in the registering client's initial state.
+      setSnapshot: (snapshot) => {
+        q.snapshot = snapshot;
+        q.events = q.events.filter((e) => e.xid === null || !snapshot.includes(e.xid));
       },
     };
   }
 
-  hasRealm(realmId: number): boolean {
-    return (this.byRealm.get(realmId)?.size ?? 0) > 0;
+  /** How many queues this process has created so far (the listener sees whether one was opened during its read). */
+  get created(): number {
+    return this.createdCount;
   }
 
-  realms(): number[] {
-    return [...this.byRealm.keys()].filter((r) => this.hasRealm(r));
+  /** Whether this process holds any queue. */
+  get isEmpty(): boolean {
+    return this.queues.size === 0;
   }
 
   private owned(queueId: string, userId: number): Queue {
@@ -216,7 +230,8 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
 
   private remove(q: Queue): void {
     this.queues.delete(q.id);
-    this.byRealm.get(q.o.realmId)?.delete(q);
+    removeFrom(this.byRealm, q.o.realmId, q);
+    removeFrom(this.publicReaders, q.o.realmId, q);
     const own = this.byUser.get(q.o.userId);
     own?.delete(q);
     if (own?.size === 0) this.byUser.delete(q.o.userId);
@@ -257,7 +272,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     q.wake(); // an older poll on this queue is answered now
     if (q.events.length > 0 || dontBlock) return q.events.map((e) => e.event);
     if (this.closing) {
-      q.push(-1, { type: 'heartbeat' });
+      q.push(null, { type: 'heartbeat' });
       return q.events.map((e) => e.event);
     }
     const heartbeatMs = (this.config.eventHeartbeatSeconds + Math.floor(Math.random() * 11) * (this.config.eventHeartbeatSeconds >= 45 ? 1 : 0)) * 1000;
@@ -265,7 +280,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
       const timer = setTimeout(() => {
         if (q.waiter === finish) {
           q.waiter = null;
-          q.push(-1, { type: 'heartbeat' });
+          q.push(null, { type: 'heartbeat' });
           resolve(q.events.map((e) => e.event));
         }
       }, heartbeatMs);
@@ -286,20 +301,32 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     });
   }
 
-  /** Hands one journal event to every queue of the organization that wants it. */
-  deliver(seq: number, ce: ClientEvent): void {
-    for (const q of this.byRealm.get(ce.realmId) ?? []) {
-      if (seq <= q.snapshotSeq) continue;
-      for (const event of this.copiesFor(q, ce)) q.push(seq, event);
+  /**
+   * Hands one journal event, written by transaction `xid`, to every queue that wants it: the
+   * queues of its recipients (of the whole organization for `everyone` events), and for a
+   * public-channel message the organization's public readers. Cost: O(queues reached).
+   */
+  deliver(xid: number, ce: ClientEvent): void {
+    if (ce.everyone === true) {
+      for (const q of this.byRealm.get(ce.realmId) ?? []) this.offer(q, xid, ce);
+      return;
     }
+    const recipients = new Set(ce.userIds);
+    for (const userId of recipients) {
+      for (const q of this.byUser.get(userId) ?? []) if (q.o.realmId === ce.realmId) this.offer(q, xid, ce);
+    }
+    if (ce.event.type !== 'message' || ce.publicChannel !== true) return;
+    for (const q of this.publicReaders.get(ce.realmId) ?? []) if (!recipients.has(q.o.userId)) this.offer(q, xid, ce);
+  }
+
+  /** The queue's copies of an event it is a recipient or public reader of, unless its client's state already has it. */
+  private offer(q: Queue, xid: number, ce: ClientEvent): void {
+    if (q.snapshot !== null && q.snapshot.includes(xid)) return;
+    for (const event of this.copiesFor(q, ce)) q.push(xid, event);
   }
 
   private copiesFor(q: Queue, ce: ClientEvent): Record<string, unknown>[] {
     const type = ce.event.type;
-    const recipient = ce.everyone === true || ce.userIds.includes(q.o.userId);
-    const publicReader =
-      type === 'message' && ce.publicChannel === true && q.o.readsPublicChannels && (q.o.allPublicStreams || q.o.narrow.length > 0);
-    if (!recipient && !publicReader) return [];
     if (q.o.eventTypes !== null && !q.o.eventTypes.includes(type)) return [];
     // The legacy muted_topics event duplicates user_topic: queues that asked for user_topic skip it.
     if (type === 'muted_topics' && q.o.eventTypes !== null && q.o.eventTypes.includes('user_topic')) return [];
@@ -354,4 +381,21 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
   collectNow(): void {
     this.collectGarbage();
   }
+}
+
+/** Queues that read messages of public channels without being addressed (Zulip's all_public_streams and narrowed queues). */
+function readsUnaddressedPublicMessages(o: QueueOptions): boolean {
+  return o.readsPublicChannels && (o.allPublicStreams || o.narrow.length > 0);
+}
+
+function addTo<K>(index: Map<K, Set<Queue>>, key: K, q: Queue): void {
+  const set = index.get(key);
+  if (set) set.add(q);
+  else index.set(key, new Set([q]));
+}
+
+function removeFrom<K>(index: Map<K, Set<Queue>>, key: K, q: Queue): void {
+  const set = index.get(key);
+  set?.delete(q);
+  if (set?.size === 0) index.delete(key);
 }

@@ -7,8 +7,10 @@ import { type Cancel, Scheduler } from '../../shared/application/scheduler.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { EVENTS_CHANNEL } from '../../shared/persistence/event-journal.js';
 import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
+import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../shared/application/settings-invalidation.js';
 import { EventJournalCursor } from '../application/event-journal-cursor.js';
 import { EventQueues } from '../application/event-queues.js';
+import { JournalSnapshot } from '../application/journal-snapshot.js';
 
 const CATCH_UP_MS = 2_000;
 const PRUNE_MS = 5 * 60_000;
@@ -17,6 +19,9 @@ const RETENTION_MINUTES = 60;
 export const LISTENER_APPLICATION_NAME = 'svc-event-listener';
 const RECONNECT_BASE_MS = 250;
 const RECONNECT_MAX_MS = 30_000;
+/** Re-read delays while committed events wait behind an older transaction still running. */
+export const HELD_BACK_RETRY_FIRST_MS = 5;
+export const HELD_BACK_RETRY_MAX_MS = 100;
 
 /**
  * How long the `attempt`-th reconnection in a row waits: exponential backoff from 250 ms up to
@@ -29,14 +34,23 @@ export function reconnectDelayMs(attempt: number, random: number): number {
 }
 
 /**
- * Feeds this process's queues from the event journal: LISTEN carries only the organization id;
- * the rows are read past a per-organization cursor, so a missed or delayed notification (a
- * reconnect, another process) loses nothing and changes no order. A slow timer catches up too.
+ * Feeds this process's queues from the event journal, in (xid, id) order: the order of the
+ * writing transactions' ids, then of the rows each wrote. NOTIFY only says "read the journal".
  *
- * There is one LISTEN connection at a time. When it drops (PostgreSQL reports a killed backend
- * twice: its error message, then the closed socket), one reconnection is scheduled, after a
- * jittered delay that grows with each failed attempt; once listening again, every organization
- * with queues here catches up from its cursor, so events committed meanwhile arrive once.
+ * A pass reads, in one statement, X = the oldest transaction id still running anywhere in the
+ * cluster (`pg_snapshot_xmin(pg_current_snapshot())`) and the rows with B <= xid < X, B being
+ * where the previous pass stopped. Every transaction below X has ended, so that set of rows is
+ * final: each pass delivers it, in order, then B = X. No row is read twice or skipped, and
+ * every process delivers the same events in the same order, with no lock among the writers.
+ * A row committed at or above X waits for the older transactions to end; as one of them may
+ * write no event and so never NOTIFY, the pass is then repeated after a short, growing delay
+ * (Scheduler). Passes never overlap; requests during a pass are merged into one more pass.
+ *
+ * There is one LISTEN connection at a time, for the journal and for changed organization
+ * settings (SettingsInvalidation). When it drops (PostgreSQL reports a killed backend twice:
+ * its error message, then the closed socket), one reconnection is scheduled, after a jittered
+ * delay that grows with each failed attempt; once listening again, a pass reads from B, so
+ * events committed meanwhile arrive once, and every cached setting is dropped.
  */
 @Injectable()
 export class PgEventListener extends EventJournalCursor implements OnModuleInit, OnApplicationShutdown {
@@ -46,9 +60,16 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
   private readonly dead = new WeakSet<pg.Client>();
   /** Failed connection attempts since the last success. */
   private attempt = 0;
+  /** Whether a connection ever listened (a later one may have missed notifications). */
+  private listenedBefore = false;
   private cancelReconnect: Cancel | null = null;
-  private readonly cursors = new Map<number, number>();
-  private readonly running = new Map<number, Promise<void>>();
+  /** B: every event of a transaction below it has been delivered (xid8 text); null before the first pass or queue. */
+  private boundary: string | null = null;
+  /** The running pass (and those requested meanwhile). */
+  private passing: Promise<void> | null = null;
+  private passAgain = false;
+  private cancelRetry: Cancel | null = null;
+  private retryMs = HELD_BACK_RETRY_FIRST_MS;
   private cancelTimers: Cancel[] = [];
   private stopped = false;
 
@@ -58,23 +79,22 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     private readonly queues: EventQueues,
     private readonly logger: AppLogger,
     private readonly scheduler: Scheduler,
+    private readonly settings: SettingsInvalidation,
   ) {
     super();
   }
 
   async onModuleInit(): Promise<void> {
     await this.connect();
-    this.cancelTimers = [
-      this.scheduler.every(CATCH_UP_MS, () => this.queues.realms().forEach((r) => void this.catchUp(r))),
-      this.scheduler.every(PRUNE_MS, () => void this.prune()),
-    ];
+    this.cancelTimers = [this.scheduler.every(CATCH_UP_MS, () => void this.catchUp()), this.scheduler.every(PRUNE_MS, () => void this.prune())];
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const cancel of this.cancelTimers) cancel();
     this.cancelReconnect?.();
-    await Promise.all(this.running.values());
+    this.cancelRetry?.();
+    await this.passing;
     const client = this.client;
     this.client = null;
     if (client) {
@@ -91,11 +111,13 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => {
-      if (client === this.client) void this.catchUp(Number(n.payload));
+      if (client !== this.client) return;
+      if (n.channel === SETTINGS_CHANGED_CHANNEL) this.settings.changed(Number(n.payload));
+      else void this.catchUp();
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${SETTINGS_CHANGED_CHANNEL}`);
       if (this.dead.has(client)) throw new Error('connection lost while subscribing');
     } catch (err) {
       this.discard(client);
@@ -110,9 +132,12 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     }
     this.client = client;
     if (this.attempt > 0) this.logger.info({ attempts: this.attempt }, 'event listener reconnected');
+    // Settings changed while nobody listened (or, before a first connection, since the cache filled) are unknown.
+    if (this.listenedBefore || this.attempt > 0) this.settings.all();
+    this.listenedBefore = true;
     this.attempt = 0;
-    // Whatever was committed while nobody listened is in the journal past each cursor.
-    for (const realm of this.queues.realms()) void this.catchUp(realm);
+    // Whatever was committed while nobody listened is in the journal past B.
+    void this.catchUp();
   }
 
   /** The listening connection reported an error or closed: drop it and reconnect, once. */
@@ -138,47 +163,94 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
   }
 
   /**
-   * Called by POST /register after creating a queue and before reading the initial state:
-   * the organization's newest sequence number, which starts the cursor if none exists yet.
+   * Called by POST /register after creating a queue and before reading the initial state: the
+   * current snapshot. Before any pass, it also sets B to its xmin: later events are then read.
    */
-  async snapshotSeq(realmId: number): Promise<number> {
-    const [row] = await this.ds.query(`SELECT coalesce(max(seq), 0)::bigint AS seq FROM events WHERE realm_id = $1`, [realmId]);
-    const seq = Number(row.seq);
-    if (!this.cursors.has(realmId)) this.cursors.set(realmId, seq);
-    return seq;
+  async snapshot(): Promise<JournalSnapshot> {
+    const [row] = await this.ds.query(`SELECT pg_current_snapshot()::text AS s`);
+    const snapshot = JournalSnapshot.parse(row.s);
+    if (this.boundary === null) {
+      this.boundary = String(snapshot.xmin);
+      void this.catchUp(); // events notified while B was unknown
+    }
+    return snapshot;
   }
 
-  /** Reads and delivers the organization's new events, one pass at a time per organization. */
-  catchUp(realmId: number): Promise<void> {
-    if (!this.queues.hasRealm(realmId) || !this.cursors.has(realmId)) return Promise.resolve();
-    const previous = this.running.get(realmId) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      const rows: { seq: string; payload: ClientEvent }[] = await this.ds.query(
-        `${BACKGROUND_SQL}SELECT seq, payload FROM events WHERE realm_id = $1 AND seq > $2 ORDER BY seq`,
-        [realmId, this.cursors.get(realmId)],
-      );
-      for (const r of rows) {
-        this.queues.deliver(Number(r.seq), r.payload);
-        this.cursors.set(realmId, Number(r.seq));
+  /** Asks for a pass; resolves when it (and any asked for meanwhile) has run. */
+  catchUp(): Promise<void> {
+    this.passAgain = true;
+    if (this.passing === null && !this.stopped) this.passing = this.runPasses();
+    return this.passing ?? Promise.resolve();
+  }
+
+  private async runPasses(): Promise<void> {
+    try {
+      while (this.passAgain && !this.stopped) {
+        this.passAgain = false;
+        await this.pass().catch((err) => this.logger.warn({ err }, 'event delivery pass failed'));
       }
+    } finally {
+      this.passing = null; // in the same turn as the last check of passAgain: no request is lost
+    }
+  }
+
+  /** One pass: delivers the events of the transactions from B up to the oldest one running. */
+  private async pass(): Promise<void> {
+    const from = this.boundary;
+    const created = this.queues.created;
+    const empty = this.queues.isEmpty;
+    // Before B is known, the first queue's snapshot sets it; until then a pass could skip its events.
+    if (from === null && !empty) return;
+    const rows: { x: string; held: boolean; xid: string | null; payload: ClientEvent | null }[] = await this.ds.query(
+      `${BACKGROUND_SQL}SELECT s.x::text AS x, EXISTS (SELECT 1 FROM events h WHERE h.xid >= s.x) AS held, e.xid::text AS xid, e.payload
+       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS x) AS s
+       LEFT JOIN LATERAL (SELECT xid, id, payload FROM events WHERE $2 AND xid >= $1::xid8 AND xid < s.x) AS e ON true
+       ORDER BY e.xid, e.id`,
+      [from, !empty],
+    );
+    const x = rows[0].x;
+    if (empty) {
+      // No queue wanted these events; B may move on only if none was opened during the read.
+      if (this.queues.created === created) this.boundary = x;
+      else this.passAgain = true;
+      return;
+    }
+    for (const r of rows) {
+      if (r.xid === null) continue;
+      try {
+        this.queues.deliver(Number(r.xid), r.payload!);
+      } catch (err) {
+        this.logger.warn({ err, xid: r.xid }, 'event delivery failed');
+      }
+    }
+    this.boundary = x;
+    if (rows[0].held) this.retryHeldBack();
+    else this.retryMs = HELD_BACK_RETRY_FIRST_MS;
+  }
+
+  /** Committed events wait behind an older running transaction: read again soon, whether or not it notifies. */
+  private retryHeldBack(): void {
+    if (this.cancelRetry !== null || this.stopped) return;
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, HELD_BACK_RETRY_MAX_MS);
+    this.cancelRetry = this.scheduler.after(delay, () => {
+      this.cancelRetry = null;
+      void this.catchUp();
     });
-    const settled = next.catch((err) => this.logger.warn({ err, realmId }, 'event delivery pass failed'));
-    this.running.set(realmId, settled);
-    return settled;
   }
 
   /**
-   * Drops journal rows older than any queue needs, except each organization's newest: the next
-   * event is numbered after it, so cursors of every process stay valid (numbering restarting at 1
-   * would hide the organization's next events from them).
+   * Drops journal rows older than the retention that this process has read past (a row of a
+   * long transaction is older than its COMMIT). Nothing is numbered from older rows any more,
+   * so no row needs to stay.
    */
   private async prune(): Promise<void> {
+    if (this.boundary === null) return;
     await this.ds
-      .query(
-        `${BACKGROUND_SQL}DELETE FROM events e WHERE e.created < now() - make_interval(mins => $1)
-           AND e.seq < (SELECT max(n.seq) FROM events n WHERE n.realm_id = e.realm_id)`,
-        [RETENTION_MINUTES],
-      )
+      .query(`${BACKGROUND_SQL}DELETE FROM events WHERE created < now() - make_interval(mins => $1) AND xid < $2::xid8`, [
+        RETENTION_MINUTES,
+        this.boundary,
+      ])
       .catch((err) => this.logger.warn({ err }, 'event journal prune failed'));
   }
 }

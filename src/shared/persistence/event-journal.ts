@@ -2,25 +2,22 @@ import type { EntityManager } from 'typeorm';
 import type { ClientEvent } from '../application/client-event.js';
 
 export const EVENTS_CHANNEL = 'svc_events';
-const EVENTS_LOCK = 0x5ec0003;
 
 /**
- * Appends a transaction's events to the journal just before COMMIT: numbered per organization
- * under a transaction lock (so sequence order is commit order), then NOTIFY, which PostgreSQL
- * delivers only if and when the transaction commits. Three statements, whatever the count.
+ * Appends a transaction's events to the journal just before COMMIT, in one statement whatever
+ * their count and organizations: each row gets the next `id` and, by its column default, the
+ * id of the writing transaction (`xid`). No lock: readers order by (xid, id) and read only below
+ * the oldest transaction still running, so concurrent writers never wait for each other. The
+ * NOTIFY (empty payload: it only says "read the journal") is delivered if and when the
+ * transaction commits.
  */
 export async function appendEvents(em: EntityManager, events: readonly ClientEvent[]): Promise<void> {
-  const byRealm = new Map<number, ClientEvent[]>();
-  for (const e of events) byRealm.set(e.realmId, [...(byRealm.get(e.realmId) ?? []), e]);
-  for (const [realmId, list] of byRealm) {
-    await em.query(`SELECT pg_advisory_xact_lock($1, $2)`, [EVENTS_LOCK, realmId]);
-    await em.query(
-      `INSERT INTO events (realm_id, seq, payload)
-       SELECT $1, base.n + x.ord, x.p
-       FROM (SELECT coalesce(max(seq), 0) AS n FROM events WHERE realm_id = $1) AS base,
-            jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(p, ord)`,
-      [realmId, JSON.stringify(list)],
-    );
-    await em.query(`SELECT pg_notify($1, $2)`, [EVENTS_CHANNEL, String(realmId)]);
-  }
+  await em.query(
+    `WITH ins AS (
+       INSERT INTO events (realm_id, payload)
+       SELECT (x.p->>'realmId')::integer, x.p FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(p, ord) ORDER BY x.ord
+       RETURNING 1)
+     SELECT pg_notify($2, '') FROM (SELECT count(*) FROM ins) AS done`,
+    [JSON.stringify(events), EVENTS_CHANNEL],
+  );
 }

@@ -16,7 +16,7 @@ let bot: Account;
 let otherOwner: Account;
 /** The device events in the event journal (what clients' queues receive). */
 async function journal(): Promise<ClientEvent[]> {
-  const rows: { payload: ClientEvent }[] = await db.query(`SELECT payload FROM events WHERE payload->'event'->>'type' = 'device' ORDER BY realm_id, seq`);
+  const rows: { payload: ClientEvent }[] = await db.query(`SELECT payload FROM events WHERE payload->'event'->>'type' = 'device' ORDER BY xid, id`);
   return rows.map((r) => r.payload);
 }
 const clearJournal = () => db.query(`DELETE FROM events WHERE payload->'event'->>'type' = 'device'`);

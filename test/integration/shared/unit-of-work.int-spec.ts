@@ -15,7 +15,7 @@ afterAll(() => t.close());
 
 const countGroups = async () => (await ds.query(`SELECT count(*)::int AS n FROM user_groups`))[0].n as number;
 const event: ClientEvent = { realmId: 1, event: { type: 'test' }, userIds: [1] };
-const journal = async () => (await ds.query(`SELECT seq::int, payload FROM events ORDER BY seq`)) as { seq: number; payload: ClientEvent }[];
+const journal = async () => (await ds.query(`SELECT payload FROM events ORDER BY xid, id`)) as { payload: ClientEvent }[];
 
 describe('TypeOrmUnitOfWork', () => {
   it('rolls back every statement and drops the events when the work fails', async () => {
@@ -31,16 +31,16 @@ describe('TypeOrmUnitOfWork', () => {
     expect(await journal()).toEqual([]);
   });
 
-  it('journals the events with the transaction, numbered per organization', async () => {
+  it('journals the events with the transaction, in order, in one statement with its NOTIFY', async () => {
     const id = await uow.run(async (tx) => {
       const groupId = await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [] });
       tx.afterCommit([event, { ...event, event: { type: 'second' } }]);
       return groupId;
     });
-    expect(await journal()).toEqual([
-      { seq: 1, payload: event },
-      { seq: 2, payload: { ...event, event: { type: 'second' } } },
-    ]);
+    expect(await journal()).toEqual([{ payload: event }, { payload: { ...event, event: { type: 'second' } } }]);
+    // Both rows carry the id of the transaction that wrote them.
+    const xids = await ds.query(`SELECT DISTINCT xid::text FROM events`);
+    expect(xids).toHaveLength(1);
     const [row] = await ds.query(`SELECT name FROM user_groups WHERE id = $1`, [id]);
     expect(row).toEqual({ name: null });
   });
