@@ -18,6 +18,7 @@ import { AnnouncementChannels1765600000000 } from './1765600000000-AnnouncementC
 import { ChannelEventsMessages1765600000001 } from './1765600000001-ChannelEventsMessages.js';
 import { MutedUsers1765700000000 } from './1765700000000-MutedUsers.js';
 import { ChannelFolderNamesWhenActive1765713013000 } from './1765713013000-ChannelFolderNamesWhenActive.js';
+import { SettingsVersion1765900000100 } from './1765900000100-SettingsVersion.js';
 import { UploadQuota1765800000100 } from './1765800000100-UploadQuota.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   MutedUsers1765700000000,
   ChannelFolderNamesWhenActive1765713013000,
   UploadQuota1765800000100,
+  SettingsVersion1765900000100,
 ];

@@ -25,7 +25,8 @@ export class TypeOrmUserQueries extends UserQueries {
   async credentialsByEmail(realmId: number, email: string): Promise<Credentials | null> {
     const rows = await this.ds.query(
       `SELECT u.id, u.realm_id, u.email, u.delivery_email, u.api_key, u.password_hash, u.role, u.is_active,
-              u.is_bot, u.bot_type, r.deactivated AS realm_deactivated, r.password_auth_enabled
+              u.is_bot, u.bot_type, r.deactivated AS realm_deactivated, r.password_auth_enabled,
+              r.settings_version
        FROM users u JOIN realms r ON r.id = u.realm_id
        WHERE u.realm_id = $1 AND lower(u.delivery_email) = lower($2)`,
       [realmId, email],
@@ -45,6 +46,7 @@ export class TypeOrmUserQueries extends UserQueries {
       botType: r.bot_type,
       realmDeactivated: r.realm_deactivated,
       passwordAuthEnabled: r.password_auth_enabled,
+      settingsVersion: Number(r.settings_version),
     };
   }
 
