@@ -1,5 +1,6 @@
 import type { SettingsReader } from '../../shared/application/settings-cache.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
+import type { ProfileValueRecord } from './custom-profile-fields.ports.js';
 import type { GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
 
 export interface NewUser {
@@ -175,6 +176,8 @@ export abstract class UserQueries {
   abstract systemBots(realmId: number): Promise<UserRecord[]>;
   /** The newest message the user received, or -1. */
   abstract maxMessageId(userId: number): Promise<number>;
+  /** GET /users/me in one read: the user, their custom profile field values (in field order) and their newest message id (-1: none). */
+  abstract ownProfile(realmId: number, userId: number): Promise<{ user: UserRecord; profileValues: ProfileValueRecord[]; maxMessageId: number } | null>;
   abstract listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]>;
 }
 

@@ -1,6 +1,7 @@
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ProfileValueRecord } from '../application/custom-profile-fields.ports.js';
 import { type Credentials, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
 import { UserRow } from './user.row.js';
 import { toRecord } from './typeorm-user.repository.js';
@@ -71,6 +72,31 @@ export class TypeOrmUserQueries extends UserQueries {
   async maxMessageId(userId: number): Promise<number> {
     const [row] = await this.ds.query(`SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1`, [userId]);
     return row?.id ?? -1;
+  }
+
+  async ownProfile(realmId: number, userId: number): Promise<{ user: UserRecord; profileValues: ProfileValueRecord[]; maxMessageId: number } | null> {
+    const [row] = await this.ds.query(
+      `SELECT u.*,
+         (SELECT max(um.message_id) FROM user_messages um WHERE um.user_id = u.id) AS max_message_id,
+         (SELECT coalesce(json_agg(json_build_object('field_id', v.field_id, 'value', v.value, 'rendered_value', v.rendered_value)
+                                   ORDER BY f.ordering, f.id), '[]')
+            FROM custom_profile_field_values v JOIN custom_profile_fields f ON f.id = v.field_id
+           WHERE v.realm_id = u.realm_id AND v.user_id = u.id) AS profile_values
+       FROM (${USER_SELECT} WHERE realm_id = $1 AND id = $2) u`,
+      [realmId, userId],
+    );
+    if (!row) return null;
+    const { max_message_id: maxId, profile_values: values, ...user } = row;
+    return {
+      user: toRecord(camelRow<UserRow>(user)),
+      profileValues: (values as { field_id: number; value: string; rendered_value: string | null }[]).map((v) => ({
+        userId,
+        fieldId: v.field_id,
+        value: v.value,
+        renderedValue: v.rendered_value,
+      })),
+      maxMessageId: maxId ?? -1,
+    };
   }
 
   async systemBots(realmId: number): Promise<UserRecord[]> {

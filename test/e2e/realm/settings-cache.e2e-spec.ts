@@ -159,6 +159,16 @@ describe('statements', () => {
     }
   });
 
+  it('GET /users/me is the auth query and one read', async () => {
+    const counter = a.app.get(StatementCounter);
+    expectSuccess(await a.get('users/me', { as: member }));
+    const before = counter.count;
+    const res = await a.get('users/me', { as: member });
+    expectSuccess(res, { user_id: member.id, email: member.email, profile_data: {} });
+    expect(res.body.max_message_id).toBeGreaterThan(0);
+    expect(counter.count - before).toBe(2);
+  });
+
   it('cold, the organization settings take one statement and no group members beyond anonymous groups', async () => {
     const counter = b.app.get(StatementCounter);
     b.app.get(SettingsInvalidation).all();
