@@ -2,6 +2,7 @@ import type { Actor } from '@app/domain/users';
 import pg from 'pg';
 import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../../src/shared/application/settings-invalidation.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import { writesSettings } from '../../../src/shared/persistence/settings-scope.js';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { systemGroups } from '../../support/channels.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
@@ -154,6 +155,8 @@ describe('statements', () => {
         /realm_group_settings|FROM user_groups|FROM realms|linkifiers|WITH RECURSIVE up/i.test(s),
       );
       expect(cachedReads).toEqual([]);
+      // Nor does it write anything the cache reads (which would evict this process's entries).
+      expect(counter.statements.filter(writesSettings)).toEqual([]);
     } finally {
       counter.statements = null;
     }
