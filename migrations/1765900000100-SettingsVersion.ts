@@ -47,6 +47,13 @@ export class SettingsVersion1765900000100 implements MigrationInterface {
         END IF;
         RETURN NULL;
       END $$`);
+    // TRUNCATE names no organization: every one gets a new version.
+    await q.query(`
+      CREATE FUNCTION realm_settings_all_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE realms SET settings_version = nextval('realm_settings_version_seq');
+        RETURN NULL;
+      END $$`);
     for (const table of CHILD_TABLES) await triggersOn(q, table, 'realm_settings_rows_changed');
 
     // Users: a new user, or a changed role or activity (group membership reads is_active).
@@ -72,10 +79,11 @@ export class SettingsVersion1765900000100 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of [...CHILD_TABLES, 'users']) {
-      for (const op of ['insert', 'update', 'delete']) await q.query(`DROP TRIGGER ${table}_settings_${op} ON ${table}`);
+      for (const op of ['insert', 'update', 'delete', 'truncate']) await q.query(`DROP TRIGGER ${table}_settings_${op} ON ${table}`);
     }
     await q.query(`DROP TRIGGER realms_settings_version ON realms`);
     await q.query(`DROP FUNCTION realm_settings_users_changed()`);
+    await q.query(`DROP FUNCTION realm_settings_all_changed()`);
     await q.query(`DROP FUNCTION realm_settings_rows_changed()`);
     await q.query(`DROP FUNCTION realm_settings_row_changed()`);
     await q.query(`ALTER TABLE realms DROP COLUMN settings_version`);
@@ -91,4 +99,6 @@ async function triggersOn(q: QueryRunner, table: string, fn: string): Promise<vo
     REFERENCING NEW TABLE AS changed_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`);
   await q.query(`CREATE TRIGGER ${table}_settings_delete AFTER DELETE ON ${table}
     REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`);
+  await q.query(`CREATE TRIGGER ${table}_settings_truncate AFTER TRUNCATE ON ${table}
+    FOR EACH STATEMENT EXECUTE FUNCTION realm_settings_all_changed()`);
 }
