@@ -20,6 +20,7 @@ import { MutedUsers1765700000000 } from './1765700000000-MutedUsers.js';
 import { ChannelFolderNamesWhenActive1765713013000 } from './1765713013000-ChannelFolderNamesWhenActive.js';
 import { UploadQuota1765800000100 } from './1765800000100-UploadQuota.js';
 import { EventJournalXid1765900000000 } from './1765900000000-EventJournalXid.js';
+import { SettingsVersion1765900000100 } from './1765900000100-SettingsVersion.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   ChannelFolderNamesWhenActive1765713013000,
   UploadQuota1765800000100,
   EventJournalXid1765900000000,
+  SettingsVersion1765900000100,
 ];

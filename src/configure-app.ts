@@ -37,6 +37,10 @@ function refuseDeclaredOversizedBody(req: Request, res: Response, next: NextFunc
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
+  // No ETag on API answers (Zulip sends none): Express would hash every JSON body for it (the
+  // hashing step of every answer in the server_settings profile). Uploads are streamed and never
+  // had one.
+  app.set('etag', false);
   // req.ip follows X-Forwarded-For only through the configured proxies (the rightmost untrusted hop).
   const { trustedProxies } = app.get(ServerConfig);
   app.set('trust proxy', trustedProxies.length > 0 ? trustedProxies : false);

@@ -7,7 +7,8 @@ import { BoundedPasswordHasher } from '../shared/application/bounded-password-ha
 import { PasswordHasher } from '../shared/application/password-hasher.js';
 import { Scheduler, SystemScheduler } from '../shared/application/scheduler.js';
 import { CryptoSecrets, Secrets } from '../shared/application/secrets.js';
-import { NoSettingsCache, SettingsInvalidation } from '../shared/application/settings-invalidation.js';
+import { OrganizationSettingsCache } from '../shared/application/settings-cache.js';
+import { SettingsInvalidation } from '../shared/application/settings-invalidation.js';
 import { UnitOfWork } from '../shared/application/unit-of-work.js';
 import { Argon2PasswordHasher } from '../shared/auth/argon2-password-hasher.js';
 import { LibraryAccountRules } from '../shared/auth/library-account-rules.js';
@@ -39,7 +40,8 @@ export class KernelModule {
       { provide: AccountRules, useValue: new LibraryAccountRules() },
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },
-      { provide: SettingsInvalidation, useClass: NoSettingsCache },
+      { provide: OrganizationSettingsCache, useValue: new OrganizationSettingsCache() },
+      { provide: SettingsInvalidation, useExisting: OrganizationSettingsCache },
       { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
       statementCounterProvider,
       dataSourceProvider,

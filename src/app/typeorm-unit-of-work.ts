@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ClientEvent } from '../shared/application/client-event.js';
+import { OrganizationSettingsCache } from '../shared/application/settings-cache.js';
 import { type Tx, type TxRepositories, UnitOfWork } from '../shared/application/unit-of-work.js';
 import { appendEvents } from '../shared/persistence/event-journal.js';
+import { bindSettingsScope, TxSettingsScope } from '../shared/persistence/settings-scope.js';
 import { TRANSACTION_CONTRIBUTIONS } from './transaction-contributions.js';
 
 /** Unique constraint → the error of the rule it protects, from every context. */
@@ -12,23 +14,36 @@ const UNIQUE_VIOLATIONS = new Map(TRANSACTION_CONTRIBUTIONS.flatMap((c) => Objec
  * One database transaction per use case. Repositories are built on the transaction's
  * EntityManager, so nothing inside `work` can slip onto the pool; events are handed to the
  * journal inside the transaction, so clients see them exactly when they commit.
+ * Each transaction reads the settings cache through its own scope; one that wrote settings
+ * marks this process's cached settings no longer current once it has committed (read-your-
+ * writes for readers without a version; other servers learn it from the notification).
  */
 @Injectable()
 export class TypeOrmUnitOfWork extends UnitOfWork {
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly settings: OrganizationSettingsCache,
+  ) {
     super();
   }
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.ds
-      .transaction(async (em) => {
-        const pending: ClientEvent[] = [];
-        const tx: Tx = { ...repositoriesOn(em), afterCommit: (events) => pending.push(...events) };
-        const out = await work(tx);
-        if (pending.length > 0) await appendEvents(em, pending);
-        return out;
-      })
-      .catch(translateConstraintViolation);
+    const scope = new TxSettingsScope(this.settings);
+    try {
+      return await this.ds
+        .transaction(async (em) => {
+          bindSettingsScope(em, scope);
+          const pending: ClientEvent[] = [];
+          const tx: Tx = { ...repositoriesOn(em), afterCommit: (events) => pending.push(...events) };
+          const out = await work(tx);
+          if (pending.length > 0) await appendEvents(em, pending);
+          return out;
+        })
+        .catch(translateConstraintViolation);
+    } finally {
+      // Also after a failed COMMIT: whether it took effect is unknown, so assume it did.
+      if (scope.wroteSettings) this.settings.all();
+    }
   }
 }
 

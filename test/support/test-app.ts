@@ -61,7 +61,8 @@ export class TestApp {
     readonly app: NestExpressApplication,
     readonly clock: TestClock,
     readonly databaseUrl: string,
-    private readonly databaseName: string,
+    /** The database this app created and drops on close (null: another app's). */
+    private readonly databaseName: string | null,
   ) {}
 
   /**
@@ -76,6 +77,25 @@ export class TestApp {
     // One database per test file (each file runs in its own process), copied from the template.
     const databaseName = `${TEST_DB_PREFIX}_p${process.pid}`;
     const databaseUrl = await freshDatabase(inject('adminUrl'), databaseName);
+    return TestApp.boot(databaseUrl, databaseName, env, logger, override);
+  }
+
+  /**
+   * A second server on this app's database (as another server process would be: its own
+   * pool, caches and event listener), for tests of what servers sharing a database see.
+   * Close it before this one.
+   */
+  async startPeer(env: Record<string, string> = {}): Promise<TestApp> {
+    return TestApp.boot(this.databaseUrl, null, env, pino({ level: 'silent' }), (b) => b);
+  }
+
+  private static async boot(
+    databaseUrl: string,
+    databaseName: string | null,
+    env: Record<string, string>,
+    logger: Logger,
+    override: (b: TestingModuleBuilder) => TestingModuleBuilder,
+  ): Promise<TestApp> {
     const config = ServerConfig.fromEnv({
       DATABASE_URL: databaseUrl,
       OWNER_EMAIL,
@@ -117,7 +137,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     await this.app.close();
-    await dropDatabase(inject('adminUrl'), this.databaseName);
+    if (this.databaseName !== null) await dropDatabase(inject('adminUrl'), this.databaseName);
   }
 
   call(method: Method, path: string, o: CallOptions = {}): request.Test {

@@ -15,11 +15,12 @@ export interface ActorFacts {
 
 /** `webPublicStreamsEnabled`: the server switch (the organization's spectator access is read here). */
 export async function loadActorFacts(tx: Tx, actor: Actor, webPublicStreamsEnabled: boolean): Promise<ActorFacts> {
-  // One connection per transaction: its queries run one after the other.
-  const groupIds = await tx.groups.groupIdsOfUser(actor.userId);
-  const realmSettings = await tx.realms.groupSettings(actor.realmId);
-  const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId);
-  const realm = await tx.realms.get(actor.realmId);
+  // One connection per transaction: its queries run one after the other. From the settings cache
+  // when the actor's settings version is known (shared values: never modify them).
+  const groupIds = await tx.groups.groupIdsOfUser(actor.userId, actor);
+  const realmSettings = await tx.realms.groupSettings(actor.realmId, actor);
+  const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId, actor);
+  const realm = await tx.realms.get(actor.realmId, actor);
   return {
     viewer: { userId: actor.userId, role: actor.role, groupIds },
     realmSettings,

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { type ChannelSendReads, ConversationRepository, type MentionCandidates } from '../application/message.ports.js';
+import { settingsEntry } from '../../shared/persistence/settings-scope.js';
 
 /** recipients.type of a channel and of a direct conversation (Zulip's Recipient types). */
 export const RECIPIENT_CHANNEL = 2;
@@ -205,7 +206,12 @@ export class TypeOrmConversationRepository extends ConversationRepository {
       [realmId, names.map((n) => n.toLowerCase()), names, viewerId],
     );
   }
-  async renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
+  /** From the settings cache when this transaction knows the organization's settings version (see loadActorContext). */
+  renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
+    const cached = settingsEntry(this.em, realmId);
+    return cached ? cached.value('render', () => this.loadRenderSettings(realmId)) : this.loadRenderSettings(realmId);
+  }
+  private async loadRenderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
     const rows: { string_id: string; pattern: string | null; url_template: string | null }[] = await this.em.query(
       `SELECT r.string_id, l.pattern, l.url_template FROM realms r LEFT JOIN linkifiers l ON l.realm_id = r.id
         WHERE r.id = $1 ORDER BY l."order", l.id`,

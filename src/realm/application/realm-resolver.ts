@@ -11,6 +11,7 @@ import { RealmQueries } from './realm.ports.js';
 @Injectable()
 export class RealmResolver {
   private readonly ids = new Map<string, number>();
+  private baseHost: string | undefined;
 
   constructor(
     private readonly realms: RealmQueries,
@@ -18,8 +19,9 @@ export class RealmResolver {
   ) {}
 
   stringIdFor(host: string | undefined): string {
-    const base = new URL(this.config.externalUrl).host.toLowerCase();
+    const base = (this.baseHost ??= new URL(this.config.externalUrl).host.toLowerCase());
     const h = (host ?? '').toLowerCase();
+    if (h === base) return '';
     if (h.endsWith(`.${base}`)) {
       const sub = h.slice(0, -(base.length + 1));
       if (sub !== '' && !sub.includes('.')) return sub;

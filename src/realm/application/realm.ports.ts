@@ -1,6 +1,7 @@
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmChannelSettingChange, RealmChannelSettings, RealmProperties } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
+import type { SettingsReader } from '../../shared/application/settings-cache.js';
 
 /** An organization's stored state (the realms row). */
 export interface RealmRecord extends RealmProperties, RealmChannelSettings {
@@ -58,9 +59,14 @@ export abstract class RealmRepository {
   abstract lockForBootstrap(): Promise<void>;
   abstract firstRealmId(): Promise<number | null>;
   abstract insert(r: { stringId: string; name: string; dateCreated: Date }): Promise<number>;
-  abstract get(realmId: number): Promise<RealmRecord>;
-  abstract groupSetting(realmId: number, setting: string): Promise<GroupSettingValue>;
-  abstract groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>>;
+  /**
+   * `reader`: the caller, whose settings version (if known) lets these reads come from the
+   * settings cache (at that version or newer; never after this transaction wrote settings).
+   * Cached values are shared: treat them as read-only.
+   */
+  abstract get(realmId: number, reader?: SettingsReader): Promise<RealmRecord>;
+  abstract groupSetting(realmId: number, setting: string, reader?: SettingsReader): Promise<GroupSettingValue>;
+  abstract groupSettings(realmId: number, reader?: SettingsReader): Promise<Record<string, GroupSettingValue>>;
   abstract setGroupSettings(realmId: number, groupIds: Readonly<Record<string, number>>): Promise<void>;
   abstract domains(realmId: number): Promise<{ domain: string; allowSubdomains: boolean }[]>;
   /** The realms row, locked until the transaction ends (concurrent settings changes serialise). */
@@ -105,6 +111,12 @@ export abstract class PlaygroundRepository {
 export abstract class RealmQueries {
   abstract idByStringId(stringId: string): Promise<number | null>;
   abstract get(realmId: number): Promise<RealmRecord>;
+  /**
+   * The realms row for a reader that knows no settings version (unauthenticated requests),
+   * from the settings cache while this process has heard of no change since loading it: it may
+   * trail another server's commit until that server's notification arrives.
+   */
+  abstract getForVisitor(realmId: number): Promise<RealmRecord>;
   abstract groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>>;
   abstract domains(realmId: number): Promise<RealmDomainRecord[]>;
   /** In application order. */

@@ -2,7 +2,8 @@ import { REALM_PROPERTY_API_NAMES, type RealmChannelSettingChange, type RealmCha
 import type { GroupSettingValue } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GROUPS_WITH_MEMBERS_SQL, settingValueFrom } from '../../shared/persistence/group-setting-values.js';
+import { OrganizationSettingsCache, type SettingsReader } from '../../shared/application/settings-cache.js';
+import { settingsEntry } from '../../shared/persistence/settings-scope.js';
 import {
   type LinkifierRecord,
   type PlaygroundRecord,
@@ -22,20 +23,37 @@ import { RealmRow } from './realm.row.js';
 
 const BOOTSTRAP_LOCK = 0x5ec0001;
 
+/**
+ * The organization's permission settings in one statement: a named group's id, or an anonymous
+ * group's active direct members and subgroups (only those groups' members are read).
+ */
 async function readGroupSettings(em: EntityManager, realmId: number): Promise<Record<string, GroupSettingValue>> {
-  const settings: { setting: string; group_id: number }[] = await em.query(
-    `SELECT setting, group_id FROM realm_group_settings WHERE realm_id = $1`,
+  const rows: { setting: string; group_id: number; members: number[] | null; subgroups: number[] | null }[] = await em.query(
+    `SELECT s.setting, s.group_id,
+       CASE WHEN g.id IS NOT NULL AND g.name IS NULL THEN
+         ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+               WHERE m.group_id = g.id ORDER BY 1) END AS members,
+       CASE WHEN g.id IS NOT NULL AND g.name IS NULL THEN
+         ARRAY(SELECT sg.subgroup_id FROM user_group_subgroups sg WHERE sg.supergroup_id = g.id ORDER BY 1) END AS subgroups
+     FROM realm_group_settings s LEFT JOIN user_groups g ON g.id = s.group_id
+     WHERE s.realm_id = $1`,
     [realmId],
   );
-  const anonymous = settings.length > 0 ? await em.query(GROUPS_WITH_MEMBERS_SQL, [realmId]) : [];
-  const byId = new Map(anonymous.map((g: { id: number }) => [g.id, g]));
-  return Object.fromEntries(settings.map((s) => [s.setting, settingValueFrom(byId as never, s.group_id)]));
+  return Object.fromEntries(
+    rows.map((r) => [r.setting, r.members === null ? r.group_id : { directMembers: r.members, directSubgroups: r.subgroups ?? [] }]),
+  );
 }
 
+/** The realms row (its settings version is the cache's business, not the record's). */
 async function getRealm(em: EntityManager, realmId: number, forUpdate = false): Promise<RealmRecord> {
   const [row] = await em.query(`SELECT * FROM realms WHERE id = $1 ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId]);
   if (!row) throw new Error(`no realm ${realmId}`);
-  return camelRow<RealmRecord>(row);
+  return toRealmRecord(row).record;
+}
+
+function toRealmRecord(row: Record<string, unknown>): { record: RealmRecord; version: number } {
+  const { settings_version: version, ...rest } = row;
+  return { record: Object.freeze(camelRow<RealmRecord>(rest)), version: Number(version) };
 }
 
 const CHANNEL_SETTING_COLUMNS: Readonly<Record<RealmChannelSettingKey, string>> = {
@@ -76,18 +94,20 @@ export class TypeOrmRealmRepository extends RealmRepository {
     return result.identifiers[0].id as number;
   }
 
-  get(realmId: number): Promise<RealmRecord> {
-    return getRealm(this.em, realmId);
+  get(realmId: number, reader?: SettingsReader): Promise<RealmRecord> {
+    const cached = settingsEntry(this.em, realmId, reader);
+    return cached ? cached.value('realm', () => getRealm(this.em, realmId)) : getRealm(this.em, realmId);
   }
 
-  async groupSetting(realmId: number, setting: string): Promise<GroupSettingValue> {
-    const value = (await readGroupSettings(this.em, realmId))[setting];
+  async groupSetting(realmId: number, setting: string, reader?: SettingsReader): Promise<GroupSettingValue> {
+    const value = (await this.groupSettings(realmId, reader))[setting];
     if (value === undefined) throw new Error(`realm ${realmId} has no ${setting}`);
     return value;
   }
 
-  groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>> {
-    return readGroupSettings(this.em, realmId);
+  groupSettings(realmId: number, reader?: SettingsReader): Promise<Record<string, GroupSettingValue>> {
+    const cached = settingsEntry(this.em, realmId, reader);
+    return cached ? cached.value('groupSettings', () => readGroupSettings(this.em, realmId)) : readGroupSettings(this.em, realmId);
   }
 
   async setGroupSettings(realmId: number, groupIds: Readonly<Record<string, number>>): Promise<void> {
@@ -155,7 +175,10 @@ export class TypeOrmRealmRepository extends RealmRepository {
 
 @Injectable()
 export class TypeOrmRealmQueries extends RealmQueries {
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly cache: OrganizationSettingsCache,
+  ) {
     super();
   }
 
@@ -166,6 +189,15 @@ export class TypeOrmRealmQueries extends RealmQueries {
 
   get(realmId: number): Promise<RealmRecord> {
     return getRealm(this.ds.manager, realmId);
+  }
+
+  getForVisitor(realmId: number): Promise<RealmRecord> {
+    return this.cache.loadCurrent(realmId, 'realm', async () => {
+      const [row] = await this.ds.query(`SELECT * FROM realms WHERE id = $1`, [realmId]);
+      if (!row) throw new Error(`no realm ${realmId}`);
+      const { record, version } = toRealmRecord(row);
+      return { version, value: record };
+    });
   }
 
   groupSettings(realmId: number): Promise<Record<string, GroupSettingValue>> {

@@ -45,13 +45,29 @@ export function authenticationMethods(realm: RealmRecord): Record<string, boolea
   };
 }
 
-/** GET /server_settings, in Zulip's key order. */
+/**
+ * The two bodies (compatible client, incompatible one) of each organization state: the realm
+ * record read from the settings cache is one object until the organization changes, so a
+ * cached read costs no hashing, URL building or escaping.
+ */
+const bodies = new WeakMap<RealmRecord, { config: ServerConfig; compatible: Record<string, unknown>; incompatible: Record<string, unknown> }>();
+
+/** GET /server_settings, in Zulip's key order. The answer is shared: never modify it. */
 export function serverSettings(realm: RealmRecord, config: ServerConfig, userAgent: string): Record<string, unknown> {
+  let known = bodies.get(realm);
+  if (known === undefined || known.config !== config) {
+    known = { config, compatible: buildServerSettings(realm, config, false), incompatible: buildServerSettings(realm, config, true) };
+    bodies.set(realm, known);
+  }
+  return /^ZulipInvalid\b/.test(userAgent) ? known.incompatible : known.compatible;
+}
+
+function buildServerSettings(realm: RealmRecord, config: ServerConfig, incompatible: boolean): Record<string, unknown> {
   return {
     authentication_methods: authenticationMethods(realm),
     ...versionFields(config),
     push_notifications_enabled: config.pushConfigured,
-    is_incompatible: /^ZulipInvalid\b/.test(userAgent),
+    is_incompatible: incompatible,
     email_auth_enabled: realm.passwordAuthEnabled,
     require_email_format_usernames: true,
     realm_url: config.realmUrl(realm.stringId),

@@ -19,7 +19,7 @@ export class ServerController {
 
   @Get('api/v1/server_settings')
   async serverSettings(@Headers('host') host: string | undefined, @Headers('user-agent') userAgent = '') {
-    const realm = await this.realms.get(await this.realmResolver.resolve(host));
+    const realm = await this.realms.getForVisitor(await this.realmResolver.resolve(host));
     return serverSettings(realm, this.config, userAgent);
   }
 

@@ -1,3 +1,4 @@
+import type { SettingsReader } from './settings-cache.js';
 import { type GroupFacts, type GroupSettingConfig, type GroupSettingValue, type SystemGroupName, validateGroupSetting } from '@app/domain/users';
 
 /**
@@ -6,7 +7,8 @@ import { type GroupFacts, type GroupSettingConfig, type GroupSettingValue, type 
  * kernel's part of user groups, which every context with such settings uses.
  */
 export abstract class GroupSettingStore {
-  abstract systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>>;
+  /** `reader`: see RealmRepository.get (from the settings cache at the reader's version; shared, read-only). */
+  abstract systemGroupIds(realmId: number, reader?: SettingsReader): Promise<Map<SystemGroupName, number>>;
   /** What the setting rules need to know about the groups a value names. */
   abstract groupFacts(realmId: number, groupIds: readonly number[]): Promise<Map<number, GroupFacts>>;
   /** Which of these users are active users of the organization. */

@@ -12,8 +12,12 @@ export const BACKGROUND_SQL = '/* background */ ';
  */
 export class StatementCounter implements Logger {
   count = 0;
+  /** When set (by a test), the text of every counted statement is appended. */
+  statements: string[] | null = null;
   logQuery(query: string): void {
-    if (!query.startsWith(BACKGROUND_SQL)) this.count += 1;
+    if (query.startsWith(BACKGROUND_SQL)) return;
+    this.count += 1;
+    this.statements?.push(query);
   }
   logQueryError(): void {}
   logQuerySlow(): void {}

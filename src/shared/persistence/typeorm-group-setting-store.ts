@@ -2,13 +2,20 @@ import type { GroupFacts, GroupSettingValue, SystemGroupName } from '@app/domain
 import type { EntityManager } from 'typeorm';
 import { GroupSettingStore } from '../application/group-setting-store.js';
 import { storableIds } from '../application/ids.js';
+import type { SettingsReader } from '../application/settings-cache.js';
+import { settingsEntry } from './settings-scope.js';
 
 export class TypeOrmGroupSettingStore extends GroupSettingStore {
   constructor(private readonly em: EntityManager) {
     super();
   }
 
-  async systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
+  systemGroupIds(realmId: number, reader?: SettingsReader): Promise<Map<SystemGroupName, number>> {
+    const cached = settingsEntry(this.em, realmId, reader);
+    return cached ? cached.value('systemGroups', () => this.loadSystemGroupIds(realmId)) : this.loadSystemGroupIds(realmId);
+  }
+
+  private async loadSystemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
     const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
       `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
       [realmId],

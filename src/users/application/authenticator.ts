@@ -42,6 +42,7 @@ export class Authenticator {
       role: c.role as Role,
       isBot: c.isBot,
       botType: c.botType as Actor['botType'],
+      settingsVersion: c.settingsVersion,
     };
   }
 }

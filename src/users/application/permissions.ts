@@ -17,12 +17,12 @@ export class SettingHolder {
   ) {}
 
   private actorGroups(): Promise<Set<number>> {
-    this.groupIds ??= this.groups.groupIdsOfUser(this.actor.userId);
+    this.groupIds ??= this.groups.groupIdsOfUser(this.actor.userId, this.actor);
     return this.groupIds;
   }
 
   async holdsRealmSetting(setting: string): Promise<boolean> {
-    return this.holds(await this.realms.groupSetting(this.actor.realmId, setting));
+    return this.holds(await this.realms.groupSetting(this.actor.realmId, setting, this.actor));
   }
 
   async holds(value: GroupSettingValue): Promise<boolean> {
@@ -43,11 +43,15 @@ export interface ActorContext {
   realm: RealmRecord;
 }
 
-/** Loads the context on the transaction's connection (its queries run one after the other). */
+/**
+ * Loads the context on the transaction's connection (its queries run one after the other), from
+ * the settings cache when the actor's settings version is known and the transaction has not
+ * written settings yet. The values may be shared with other requests: never modify them.
+ */
 export async function loadActorContext(tx: Tx, actor: Actor): Promise<ActorContext> {
-  const groupIds = await tx.groups.groupIdsOfUser(actor.userId);
-  const realmSettings = await tx.realms.groupSettings(actor.realmId);
-  const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId);
-  const realm = await tx.realms.get(actor.realmId);
+  const groupIds = await tx.groups.groupIdsOfUser(actor.userId, actor);
+  const realmSettings = await tx.realms.groupSettings(actor.realmId, actor);
+  const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId, actor);
+  const realm = await tx.realms.get(actor.realmId, actor);
   return { groupIds, realmSettings, systemGroups, realm };
 }

@@ -1,4 +1,6 @@
+import type { SettingsReader } from '../../shared/application/settings-cache.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
+import type { ProfileValueRecord } from './custom-profile-fields.ports.js';
 import type { GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
 
 export interface NewUser {
@@ -44,6 +46,8 @@ export interface Credentials {
   botType: number | null;
   realmDeactivated: boolean;
   passwordAuthEnabled: boolean;
+  /** The organization's settings version (realms.settings_version) as this read saw it. */
+  settingsVersion: number;
 }
 
 export abstract class UserRepository {
@@ -116,8 +120,12 @@ export abstract class UserGroupRepository {
   abstract removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void>;
   /** The group and every group containing it, recursively. */
   abstract ancestorIds(groupId: number): Promise<Set<number>>;
-  /** Every group the user belongs to through subgroups; empty for deactivated users. */
-  abstract groupIdsOfUser(userId: number): Promise<Set<number>>;
+  /**
+   * Every group the user belongs to through subgroups; empty for deactivated users. `reader`
+   * (the user as an authenticated caller): from the settings cache at the caller's settings
+   * version or newer, shared, so never modify the set.
+   */
+  abstract groupIdsOfUser(userId: number, reader?: SettingsReader): Promise<Set<number>>;
   /** The groups of several users (through subgroups) in one query. */
   abstract groupIdsOfUsers(userIds: readonly number[]): Promise<Map<number, Set<number>>>;
   /** The value a setting pointing at this group reports: its id, or its members and subgroups when anonymous. */
@@ -168,6 +176,8 @@ export abstract class UserQueries {
   abstract systemBots(realmId: number): Promise<UserRecord[]>;
   /** The newest message the user received, or -1. */
   abstract maxMessageId(userId: number): Promise<number>;
+  /** GET /users/me in one read: the user, their custom profile field values (in field order) and their newest message id (-1: none). */
+  abstract ownProfile(realmId: number, userId: number): Promise<{ user: UserRecord; profileValues: ProfileValueRecord[]; maxMessageId: number } | null>;
   abstract listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]>;
 }
 

@@ -108,6 +108,13 @@ export class UsersService {
     return user.id;
   }
 
+  /** GET /users/me: the caller, their profile data and newest message id, in one read. */
+  async getOwnProfile(actor: Actor): Promise<{ user: UserRecord; profileData: Record<string, unknown>; maxMessageId: number }> {
+    const own = await this.queries.ownProfile(actor.realmId, actor.userId);
+    if (own === null) throw noSuchUser();
+    return { user: own.user, profileData: presentProfileData(own.profileValues), maxMessageId: own.maxMessageId };
+  }
+
   maxMessageId(userId: number): Promise<number> {
     return this.queries.maxMessageId(userId);
   }

@@ -32,9 +32,8 @@ export class UsersController {
 
   @Get('users/me')
   async me(@CurrentActor() actor: Actor) {
-    const me = await this.users.getUser(actor, actor.userId);
-    const profileData = await this.users.profileDataOf(actor, actor.userId);
-    return { ...presentUser(me, { clientGravatar: false, profileData }), max_message_id: await this.users.maxMessageId(actor.userId) };
+    const { user, profileData, maxMessageId } = await this.users.getOwnProfile(actor);
+    return { ...presentUser(user, { clientGravatar: false, profileData }), max_message_id: maxMessageId };
   }
 
   @Delete('users/me')

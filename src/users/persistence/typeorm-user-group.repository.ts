@@ -2,7 +2,9 @@ import { type GroupSettingValue, SYSTEM_GROUPS, SystemGroup, type SystemGroupNam
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
 import { type GroupUsage, type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
+import type { SettingsReader } from '../../shared/application/settings-cache.js';
 import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
+import { settingsEntry } from '../../shared/persistence/settings-scope.js';
 
 const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
 
@@ -190,8 +192,9 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     return out;
   }
 
-  groupIdsOfUser(userId: number): Promise<Set<number>> {
-    return groupIdsOfUser(this.em, userId);
+  groupIdsOfUser(userId: number, reader?: SettingsReader): Promise<Set<number>> {
+    const cached = reader === undefined ? undefined : settingsEntry(this.em, reader.realmId, reader);
+    return cached ? cached.groupsOf(userId, () => groupIdsOfUser(this.em, userId)) : groupIdsOfUser(this.em, userId);
   }
 
   async settingValue(groupId: number): Promise<GroupSettingValue> {

@@ -1,6 +1,7 @@
 import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ProfileValueRecord } from '../application/custom-profile-fields.ports.js';
 import { type Credentials, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
 import { UserRow } from './user.row.js';
 import { toRecord } from './typeorm-user.repository.js';
@@ -25,7 +26,8 @@ export class TypeOrmUserQueries extends UserQueries {
   async credentialsByEmail(realmId: number, email: string): Promise<Credentials | null> {
     const rows = await this.ds.query(
       `SELECT u.id, u.realm_id, u.email, u.delivery_email, u.api_key, u.password_hash, u.role, u.is_active,
-              u.is_bot, u.bot_type, r.deactivated AS realm_deactivated, r.password_auth_enabled
+              u.is_bot, u.bot_type, r.deactivated AS realm_deactivated, r.password_auth_enabled,
+              r.settings_version
        FROM users u JOIN realms r ON r.id = u.realm_id
        WHERE u.realm_id = $1 AND lower(u.delivery_email) = lower($2)`,
       [realmId, email],
@@ -45,6 +47,7 @@ export class TypeOrmUserQueries extends UserQueries {
       botType: r.bot_type,
       realmDeactivated: r.realm_deactivated,
       passwordAuthEnabled: r.password_auth_enabled,
+      settingsVersion: Number(r.settings_version),
     };
   }
 
@@ -69,6 +72,31 @@ export class TypeOrmUserQueries extends UserQueries {
   async maxMessageId(userId: number): Promise<number> {
     const [row] = await this.ds.query(`SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1`, [userId]);
     return row?.id ?? -1;
+  }
+
+  async ownProfile(realmId: number, userId: number): Promise<{ user: UserRecord; profileValues: ProfileValueRecord[]; maxMessageId: number } | null> {
+    const [row] = await this.ds.query(
+      `SELECT u.*,
+         (SELECT max(um.message_id) FROM user_messages um WHERE um.user_id = u.id) AS max_message_id,
+         (SELECT coalesce(json_agg(json_build_object('field_id', v.field_id, 'value', v.value, 'rendered_value', v.rendered_value)
+                                   ORDER BY f.ordering, f.id), '[]')
+            FROM custom_profile_field_values v JOIN custom_profile_fields f ON f.id = v.field_id
+           WHERE v.realm_id = u.realm_id AND v.user_id = u.id) AS profile_values
+       FROM (${USER_SELECT} WHERE realm_id = $1 AND id = $2) u`,
+      [realmId, userId],
+    );
+    if (!row) return null;
+    const { max_message_id: maxId, profile_values: values, ...user } = row;
+    return {
+      user: toRecord(camelRow<UserRow>(user)),
+      profileValues: (values as { field_id: number; value: string; rendered_value: string | null }[]).map((v) => ({
+        userId,
+        fieldId: v.field_id,
+        value: v.value,
+        renderedValue: v.rendered_value,
+      })),
+      maxMessageId: maxId ?? -1,
+    };
   }
 
   async systemBots(realmId: number): Promise<UserRecord[]> {

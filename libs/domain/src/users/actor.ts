@@ -8,4 +8,9 @@ export interface Actor {
   readonly role: Role;
   readonly isBot: boolean;
   readonly botType: BotType | null;
+  /**
+   * The version of the organization's settings when the request authenticated (read by the auth
+   * query): cached settings at least this new may serve it. Absent: no cache may be used.
+   */
+  readonly settingsVersion?: number;
 }
