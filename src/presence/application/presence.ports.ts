@@ -39,6 +39,11 @@ export abstract class PresenceRepository {
    * large for typing notifications).
    */
   abstract activeSubscriberIds(channelId: number, limit: number): Promise<number[]>;
+  /**
+   * Those of `userIds` who receive typing notifications (receives_typing_notifications), read in
+   * the transaction: a request holds one pooled connection, never a second one.
+   */
+  abstract typingReceivers(realmId: number, userIds: readonly number[]): Promise<Set<number>>;
 }
 
 export abstract class PresenceQueries {
@@ -60,13 +65,11 @@ export abstract class PresenceUsers {
 }
 
 /**
- * The typing settings of users (Zulip: send_private_typing_notifications,
- * send_stream_typing_notifications, receives_typing_notifications; all true by default).
+ * The sender's typing settings (Zulip: send_private_typing_notifications,
+ * send_stream_typing_notifications; true by default), read before the transaction.
  */
 export abstract class TypingSettings {
   abstract senderSettings(realmId: number, userId: number): Promise<TypingSenderSettings>;
-  /** Those of `userIds` who receive typing notifications. */
-  abstract receivers(realmId: number, userIds: readonly number[]): Promise<Set<number>>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {

@@ -45,7 +45,7 @@ export class TypingService {
     assertTypingUsersExist(userIds, new Set(found.keys()));
     const participants = userIds.map((id) => found.get(id)!);
     const active = [...new Set(participants.filter((u) => u.isActive).map((u) => u.id))];
-    const receivers = await this.settings.receivers(actor.realmId, active);
+    const receivers = await tx.presence.typingReceivers(actor.realmId, active);
     const sender = found.get(actor.userId)!;
     tx.afterCommit([directTypingEvent(actor.realmId, op, sender, participants, active.filter((id) => receivers.has(id)))]);
   }
@@ -60,7 +60,7 @@ export class TypingService {
     await this.assertCanType(tx, actor, channel);
     const audience = channelTypingAudience(await tx.presence.activeSubscriberIds(channel.id, MAX_CHANNEL_SIZE_FOR_TYPING + 1));
     if (audience.length === 0) return;
-    const receivers = await this.settings.receivers(actor.realmId, audience);
+    const receivers = await tx.presence.typingReceivers(actor.realmId, audience);
     const sender = { id: actor.userId, email: actor.email };
     tx.afterCommit([channelTypingEvent(actor.realmId, op, sender, channel.id, topic, audience.filter((id) => receivers.has(id)))]);
   }

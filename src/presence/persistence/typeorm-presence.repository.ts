@@ -113,6 +113,15 @@ export class TypeOrmPresenceRepository extends PresenceRepository {
     );
     return rows.map((r) => r.user_id);
   }
+
+  async typingReceivers(realmId: number, userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const rows: { id: number }[] = await this.em.query(
+      `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND receives_typing_notifications`,
+      [realmId, userIds],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
 }
 
 @Injectable()

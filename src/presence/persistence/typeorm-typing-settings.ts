@@ -18,13 +18,4 @@ export class TypeOrmTypingSettings extends TypingSettings {
     const r = rows[0];
     return { sendPrivate: r?.send_private_typing_notifications ?? true, sendStream: r?.send_stream_typing_notifications ?? true };
   }
-
-  async receivers(realmId: number, userIds: readonly number[]): Promise<Set<number>> {
-    if (userIds.length === 0) return new Set();
-    const rows: { id: number }[] = await this.ds.query(
-      `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND receives_typing_notifications`,
-      [realmId, userIds],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
 }

@@ -252,3 +252,18 @@ describe('the typing settings (PATCH /settings)', () => {
     expectSuccess(await typing(member, { op: 'start', type: 'stream', stream_id: ch.lounge, topic: 'lunch' }));
   });
 });
+
+describe('many typing notifications at once', () => {
+  // Found by `npm run load`: each request held its transaction's connection while asking the
+  // pool for a second one (the receivers' settings), so as many concurrent requests as pooled
+  // connections (DB_POOL_SIZE, 10) waited on each other forever and the server stopped answering.
+  it('all answer, ten times as many as pooled connections, and the server goes on serving', async () => {
+    const requests = Array.from({ length: 100 }, (_, i) =>
+      i % 2 === 0
+        ? typing(member, { op: 'start', to: [other.id] })
+        : typing(member, { op: 'start', type: 'stream', stream_id: ch.lounge, topic: `t${i}` }),
+    );
+    for (const res of await Promise.all(requests)) expectSuccess(res);
+    expectSuccess(await t.get('users/me', { as: member }));
+  }, 60_000);
+});
