@@ -237,7 +237,7 @@ function shuffled(xs, seed) {
 // The run
 
 async function run({ users, channels }) {
-  const sendAgent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 3000 });
+  const sendAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, timeout: 3000 });
   const byId = new Map(users.map((u, i) => [u.id, { ...u, index: i, auth: basic(u.email, u.apiKey) }]));
   const registered = await startPollers(users);
   const live = new Set(registered);
@@ -265,7 +265,7 @@ async function run({ users, channels }) {
   const t0 = now();
   for (const w of workers) w.postMessage({ type: 'start', t0, presenceSeconds: settings.presenceSeconds, users: users.length });
   const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
-  const fail = (r) => (state.httpFailures[failureLabel(r)] = (state.httpFailures[failureLabel(r)] ?? 0) + 1);
+  const fail = (endpoint, r) => (state.httpFailures[failureLabel(endpoint, r)] = (state.httpFailures[failureLabel(endpoint, r)] ?? 0) + 1);
 
   const send = async () => {
     if (state.inFlight >= settings.maxInFlight) return void state.skipped++;
@@ -298,7 +298,7 @@ async function run({ users, channels }) {
     state.inFlight--;
     msg.ok = r.status === 200;
     if (msg.ok) state.sendLatencies.push(r.at - start);
-    else fail(r);
+    else fail('POST /messages', r);
   };
 
   const typing = async () => {
@@ -319,7 +319,7 @@ async function run({ users, channels }) {
       state.typingInFlight++;
       const r = await request(sendAgent, settings.port, 'POST', '/typing', { auth: sender.auth, form: { ...form, op } });
       state.typingInFlight--;
-      if (r.status !== 200) fail(r);
+      if (r.status !== 200) fail('POST /typing', r);
     }
   };
 
@@ -567,7 +567,7 @@ function printReport(r) {
   console.log(`| typing requests / skipped (over ${settings.typingMaxInFlight || '∞'} in flight) / typing events received (start, stop) | ${state.requests.typing} / ${state.typingSkipped} / ${merge('events')['typing start'] ?? 0}, ${merge('events')['typing stop'] ?? 0} |`);
   console.log(`| presence requests / presence events received | ${presence.n + Object.values(presenceFailures).reduce((a, b) => a + b, 0)} / ${merge('events').presence ?? 0} |`);
   console.log(`| polls answered / heartbeats / queues lost | ${sum('polls')} / ${merge('events').heartbeat ?? 0} / ${sum('queuesLost')} |`);
-  console.log(`| HTTP errors by status (all requests) | ${fmt(errors)} |`);
+  console.log(`| HTTP errors by request and status | ${fmt(errors)} |`);
   console.log(`| server RSS peak / end of run | ${mib(r.rss.peak)} / ${mib(r.rss.end)} MiB |`);
   console.log(`| server CPU (% of one core) | ${pct(cpu.server)} |`);
   console.log(`| PostgreSQL CPU (all its processes) | ${pct(cpu.postgres)} |`);

@@ -22,13 +22,19 @@ export function request(agent, port, method, path, { auth, form, timeoutMs = 30_
       headers['content-type'] = 'application/x-www-form-urlencoded';
       headers['content-length'] = Buffer.byteLength(body);
     }
-    const failed = (err) => resolve({ status: 0, error: err.code ?? err.message, json: null, at: now() });
+    // From the moment the request is made (waiting for a free socket of the agent included).
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('no answer'), { code: 'TIMEOUT' })), timeoutMs);
+    const failed = (err) => {
+      clearTimeout(timer);
+      resolve({ status: 0, error: err.code ?? err.message, json: null, at: now() });
+    };
     const req = http.request({ host: '127.0.0.1', port, method, path: `/api/v1${path}`, agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('error', failed);
       res.on('end', () => {
         const at = now();
+        clearTimeout(timer);
         let json = null;
         try {
           json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -39,15 +45,14 @@ export function request(agent, port, method, path, { auth, form, timeoutMs = 30_
       });
     });
     req.on('error', failed);
-    req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('no answer'), { code: 'TIMEOUT' })));
     req.end(body);
   });
 }
 
-/** The label an answer is counted under when it is not a success: the status, and Zulip's code or the socket error. */
-export function failureLabel(r) {
-  if (r.status === 0) return `network ${r.error}`;
-  return r.json?.code ? `${r.status} ${r.json.code}` : String(r.status);
+/** The label a failed request is counted under: the endpoint, the status, and Zulip's code or the socket error. */
+export function failureLabel(endpoint, r) {
+  if (r.status === 0) return `${endpoint} ${r.error}`;
+  return r.json?.code ? `${endpoint} ${r.status} ${r.json.code}` : `${endpoint} ${r.status}`;
 }
 
 /** The message token written into every load message's content ("load <token>"). */

@@ -26,8 +26,9 @@ const REGISTER = {
 };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
-// Presence requests on their own agent: idle sockets closed before the server's keep-alive timeout (5 s).
-const presenceAgent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 3000 });
+// Presence requests on their own agent, a socket for each one in flight (as every client has its
+// own connection), idle sockets closed before the server's keep-alive timeout (5 s).
+const presenceAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity, timeout: 3000 });
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 let port = 0;
@@ -75,7 +76,7 @@ async function register(c) {
       c.presenceLastUpdateId = r.json.presence_last_update_id ?? -1;
       return true;
     }
-    bump(counts.registerFailures, failureLabel(r));
+    bump(counts.registerFailures, failureLabel('POST /register', r));
     await sleep(1000);
   }
   return false;
@@ -93,7 +94,7 @@ async function pollLoop(c) {
       for (const e of r.json.events) received(c, e, r.at);
       continue;
     }
-    bump(counts.pollFailures, failureLabel(r));
+    bump(counts.pollFailures, failureLabel('GET /events', r));
     if (r.json?.code === 'BAD_EVENT_QUEUE_ID') {
       counts.queuesLost++;
       if (!(await register(c))) return;
@@ -129,7 +130,7 @@ async function reportPresence(c) {
   const start = now();
   const form = { status: 'active', slim_presence: 'true', last_update_id: String(c.presenceLastUpdateId) };
   const r = await request(presenceAgent, port, 'POST', '/users/me/presence', { auth: c.auth, form });
-  if (r.status !== 200) return bump(counts.presenceFailures, failureLabel(r));
+  if (r.status !== 200) return bump(counts.presenceFailures, failureLabel('POST /users/me/presence', r));
   presenceLatencies.push(r.at - start);
   c.presenceLastUpdateId = r.json.presence_last_update_id ?? c.presenceLastUpdateId;
 }
