@@ -496,11 +496,18 @@ async function machineCpu() {
   return { busy: (total - idle) / CLK_TCK, total: total / CLK_TCK };
 }
 
+/** Seconds the server's main thread (its event loop) ran, and waited runnable for a CPU (/proc/<pid>/schedstat). */
+async function schedstat(pid) {
+  const [run, wait] = (await readFile(`/proc/${pid}/schedstat`, 'utf8').catch(() => '0 0')).split(' ').map(Number);
+  return { run: run / 1e9, wait: wait / 1e9 };
+}
+
 async function cpuSnapshot() {
   const u = process.cpuUsage();
   return {
     at: now(),
     server: (await procTimes(server.pid)).cpu,
+    serverSched: await schedstat(server.pid),
     postgres: await postgresCpu(),
     generator: (u.user + u.system) / 1e6,
     machine: await machineCpu(),
@@ -516,7 +523,9 @@ function cpuDelta(a, b) {
   const postgres = pct(a.postgres, b.postgres);
   const generator = pct(a.generator, b.generator);
   const others = machine - server - (postgres ?? 0) - generator;
-  return { server, postgres, generator, machine, others, cores: cpus().length };
+  const serverMainRun = ((b.serverSched.run - a.serverSched.run) / seconds) * 100;
+  const serverMainWait = ((b.serverSched.wait - a.serverSched.wait) / seconds) * 100;
+  return { server, serverMainRun, serverMainWait, postgres, generator, machine, others, cores: cpus().length };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -574,6 +583,7 @@ function printReport(r) {
   console.log(`| HTTP errors by request and status | ${fmt(errors)} |`);
   console.log(`| server RSS peak / end of run | ${mib(r.rss.peak)} / ${mib(r.rss.end)} MiB |`);
   console.log(`| server CPU (% of one core) | ${pct(cpu.server)} |`);
+  console.log(`| server main thread (event loop): running / runnable, waiting for a CPU (% of the run) | ${pct(cpu.serverMainRun)} / ${pct(cpu.serverMainWait)} |`);
   console.log(`| PostgreSQL CPU (all its processes) | ${pct(cpu.postgres)} |`);
   console.log(`| load generator CPU (all its threads; it shares the ${cpu.cores} cores) | ${pct(cpu.generator)} |`);
   console.log(`| machine busy / of which other processes | ${pct(cpu.machine)} of ${cpu.cores * 100} % / ${pct(cpu.others)} |`);
