@@ -12,6 +12,7 @@
 // and the generator's CPU. Bounded: LOAD_RATE × LOAD_SECONDS messages, then LOAD_GRACE_SECONDS
 // for stragglers. Exits 0 whatever the figures (a measurement); non-zero only if the run broke.
 //   npm run load         LOAD_USERS=200 LOAD_SECONDS=30 npm run load
+//   LOAD_PROFILE_DIR=d   runs the server under node --cpu-prof, writing its profile into d at exit
 import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -34,10 +35,10 @@ const settings = {
   workers: env('LOAD_WORKERS', 2),
   port: env('LOAD_PORT', 9881),
   maxInFlight: env('LOAD_MAX_IN_FLIGHT', 200),
-  // POST /typing holds a pooled connection while it waits for a second one (TypingService calls
-  // TypingSettings.receivers on the pool inside its transaction): DB_POOL_SIZE (10) of them at
-  // once wedge the server for good. Kept below that; 0 = no cap (reproduces the deadlock).
-  typingMaxInFlight: env('LOAD_TYPING_MAX_IN_FLIGHT', 4),
+  // Typing notifications in flight at once, the rest skipped; 0 = no cap. (A cap of 4 hid a
+  // deadlock this script found, fixed since: POST /typing asked the pool for a second connection
+  // inside its transaction, and DB_POOL_SIZE of them at once wedged the server.)
+  typingMaxInFlight: env('LOAD_TYPING_MAX_IN_FLIGHT', 0),
 };
 /** Where messages go: share of sends per target (channels by subscriber count, direct messages by recipient count). */
 const MIX = [
@@ -99,7 +100,10 @@ function printSettings() {
 // Server process
 
 function startServer() {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  // LOAD_PROFILE_DIR: the server runs under node --cpu-prof and writes its profile there at exit
+  // (summarize it with `node bench/profile-summary.mjs <file>`).
+  const profile = process.env.LOAD_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LOAD_PROFILE_DIR] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/src/main.js'], {
     env: {
       ...process.env,
       RATE_LIMITING: 'false',

@@ -117,10 +117,18 @@ describe('the first minute of a terminal client', () => {
     const read = await t.post('messages/flags', { as: me, form: { messages: JSON.stringify([newest.id]), op: 'add', flag: 'read' } });
     expectSuccess(read, { messages: [newest.id] });
 
-    const events = await t.get('events', { as: me, query: { queue_id: state.queue_id, last_event_id: -1, dont_block: true } });
-    expectSuccess(events);
-    const types = events.body.events.map((e: { type: string }) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['typing', 'reaction', 'update_message_flags']));
+    // Events reach the queue a moment after each answer (the journal is read once no older
+    // transaction of the database server is running): poll without blocking until they are there.
+    let types: string[] = [];
+    await vi.waitFor(
+      async () => {
+        const events = await t.get('events', { as: me, query: { queue_id: state.queue_id, last_event_id: -1, dont_block: true } });
+        expectSuccess(events);
+        types = events.body.events.map((e: { type: string }) => e.type);
+        expect(types).toEqual(expect.arrayContaining(['typing', 'reaction', 'update_message_flags']));
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     expect(types.every((type: string) => EVENT_TYPES.includes(type) || type === 'heartbeat')).toBe(true);
   });
 });

@@ -155,7 +155,8 @@ it('prunes old journal rows, and later events still arrive', async () => {
 }, 60_000);
 
 it('reports changed organization settings from the same connection, and drops them all after a reconnection', async () => {
-  expect(settingsCallsAtStart).toEqual([]); // nothing to drop on the first connection
+  // Nothing to drop on the first connection (changes made while it starts are reported one by one).
+  expect(settingsCallsAtStart).not.toContain('all');
   scheduler.randomValues = [0.5];
   const pid = await theListener();
   settings.calls.length = 0;
