@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { guardPool } from './connection-guard.js';
 import { dataSourceOptions } from './data-source.js';
 import { ServerConfig } from '../shared/config/server-config.js';
 import { AppLogger } from '../shared/logging/logger.js';
@@ -10,15 +11,17 @@ const MIGRATION_LOCK = 0x5ec0002;
 /**
  * Opens the pool and applies pending migrations (serialised across servers by an advisory lock).
  * An idle pooled connection that breaks (the database restarted, its backend was terminated) is
- * dropped by the pool and reported to `logger`; the next request opens a fresh one.
+ * dropped by the pool and reported to `logger`; the next request opens a fresh one. The pool
+ * is guarded against a second connection inside a unit of work's transaction (`strict`: fail it).
  */
-export async function openDataSource(url: string, counter?: StatementCounter, logger?: AppLogger): Promise<DataSource> {
+export async function openDataSource(url: string, counter?: StatementCounter, logger?: AppLogger, strict = false): Promise<DataSource> {
   const ds = new DataSource({
     ...dataSourceOptions(url),
     ...(counter ? { logging: ['query'], logger: counter } : {}),
     ...(logger ? { poolErrorHandler: (err: unknown) => logger.warn({ err }, 'idle database connection lost') } : {}),
   });
   await ds.initialize();
+  guardPool(ds, strict ? 'throw' : 'warn', logger);
   const runner = ds.createQueryRunner();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -37,7 +40,7 @@ export const dataSourceProvider = {
   inject: [ServerConfig, StatementCounter, AppLogger],
   useFactory: (config: ServerConfig, counter: StatementCounter, logger: AppLogger) => {
     if (!config.databaseUrl) throw new Error('no database URL: set DATABASE_URL or start the embedded database');
-    return openDataSource(config.databaseUrl, config.countStatements ? counter : undefined, logger);
+    return openDataSource(config.databaseUrl, config.countStatements ? counter : undefined, logger, config.strictPoolChecks);
   },
 };
 

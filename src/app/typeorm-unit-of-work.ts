@@ -5,6 +5,7 @@ import { OrganizationSettingsCache } from '../shared/application/settings-cache.
 import { type Tx, type TxRepositories, UnitOfWork } from '../shared/application/unit-of-work.js';
 import { appendEvents } from '../shared/persistence/event-journal.js';
 import { bindSettingsScope, TxSettingsScope } from '../shared/persistence/settings-scope.js';
+import { insideTransaction } from './connection-guard.js';
 import { TRANSACTION_CONTRIBUTIONS } from './transaction-contributions.js';
 
 /** Unique constraint → the error of the rule it protects, from every context. */
@@ -17,6 +18,8 @@ const UNIQUE_VIOLATIONS = new Map(TRANSACTION_CONTRIBUTIONS.flatMap((c) => Objec
  * Each transaction reads the settings cache through its own scope; one that wrote settings
  * marks this process's cached settings no longer current once it has committed (read-your-
  * writes for readers without a version; other servers learn it from the notification).
+ * While `work` runs, the request holds the transaction's connection and asks the pool for no
+ * other (`insideTransaction`; a nested `run` would open a second transaction and is caught too).
  */
 @Injectable()
 export class TypeOrmUnitOfWork extends UnitOfWork {
@@ -31,14 +34,16 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     const scope = new TxSettingsScope(this.settings);
     try {
       return await this.ds
-        .transaction(async (em) => {
-          bindSettingsScope(em, scope);
-          const pending: ClientEvent[] = [];
-          const tx: Tx = { ...repositoriesOn(em), afterCommit: (events) => pending.push(...events) };
-          const out = await work(tx);
-          if (pending.length > 0) await appendEvents(em, pending);
-          return out;
-        })
+        .transaction((em) =>
+          insideTransaction(this.ds, async () => {
+            bindSettingsScope(em, scope);
+            const pending: ClientEvent[] = [];
+            const tx: Tx = { ...repositoriesOn(em), afterCommit: (events) => pending.push(...events) };
+            const out = await work(tx);
+            if (pending.length > 0) await appendEvents(em, pending);
+            return out;
+          }),
+        )
         .catch(translateConstraintViolation);
     } finally {
       // Also after a failed COMMIT: whether it took effect is unknown, so assume it did.

@@ -103,6 +103,7 @@ export class TestApp {
       EXTERNAL_URL: 'http://chat.example.com',
       RATE_LIMITING: 'false',
       COUNT_SQL_STATEMENTS: 'true',
+      STRICT_POOL_CHECKS: 'true',
       EVENT_HEARTBEAT_SECONDS: '2',
       UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
       // Tests deliver reminders by calling RemindersService.deliverDue (no background timer).

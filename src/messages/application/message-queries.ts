@@ -84,6 +84,4 @@ export abstract class MessageQueries {
   abstract channelNames(ids: readonly number[]): Promise<Map<number, string>>;
   abstract directParticipants(recipientIds: readonly number[]): Promise<Map<number, SenderInfo[]>>;
   abstract realmStringId(realmId: number): Promise<string>;
-  /** The direct-message conversation of each set of users (null where they have none), in one statement. */
-  abstract directRecipientsOf(realmId: number, userSets: readonly (readonly number[])[]): Promise<(number | null)[]>;
 }

@@ -127,7 +127,7 @@ export class MessageReadsService {
       .map((t) => directOperands(t.operand).map((o) => resolveUser(refs, o)))
       .filter((set): set is number[] => set.every((id) => id !== null))
       .map((set) => [actor.userId, ...set]);
-    const recipients = await this.queries.directRecipientsOf(actor.realmId, conversations);
+    const recipients = await tx.conversations.directRecipientsOf(actor.realmId, conversations);
     conversations.forEach((set, i) => refs.directRecipients.set(conversationKey(set), recipients[i]));
     return refs;
   }

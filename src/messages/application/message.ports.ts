@@ -179,6 +179,8 @@ export abstract class ConversationRepository {
   abstract directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }>;
   /** The conversations of several participant sets at once (created on first use), in order: their recipient ids. */
   abstract directConversations(realmId: number, participantSets: readonly (readonly number[])[]): Promise<number[]>;
+  /** The direct-message conversation of each set of users (null where they have none), in one statement; creates none. */
+  abstract directRecipientsOf(realmId: number, userSets: readonly (readonly number[])[]): Promise<(number | null)[]>;
   /** Participants of several direct conversations at once, ascending, by recipient id. */
   abstract directParticipantsOf(recipientIds: readonly number[]): Promise<Map<number, number[]>>;
   abstract activeSubscriberCount(channelId: number): Promise<number>;

@@ -76,6 +76,17 @@ export class TypeOrmConversationRepository extends ConversationRepository {
   channelRecipient(realmId: number, channelId: number): Promise<number> {
     return this.recipient(realmId, RECIPIENT_CHANNEL, channelId);
   }
+  async directRecipientsOf(realmId: number, userSets: readonly (readonly number[])[]): Promise<(number | null)[]> {
+    if (userSets.length === 0) return [];
+    const keys = userSets.map((ids) => [...new Set(ids)].sort((a, b) => a - b).join(','));
+    const rows: { participant_key: string; id: number }[] = await this.em.query(
+      `SELECT g.participant_key, r.id FROM direct_message_groups g JOIN recipients r ON r.type = ${RECIPIENT_DIRECT} AND r.type_id = g.id
+       WHERE g.realm_id = $1 AND g.participant_key = ANY($2::text[])`,
+      [realmId, [...new Set(keys)]],
+    );
+    const byKey = new Map(rows.map((r) => [r.participant_key, r.id]));
+    return keys.map((k) => byKey.get(k) ?? null);
+  }
   async directConversation(realmId: number, userIds: readonly number[]): Promise<{ recipientId: number; hasMessages: boolean }> {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     const key = ids.join(',');

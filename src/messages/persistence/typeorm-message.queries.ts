@@ -232,16 +232,4 @@ export class TypeOrmMessageQueries extends MessageQueries {
     const [row] = await this.ds.query(`SELECT string_id FROM realms WHERE id = $1`, [realmId]);
     return row.string_id;
   }
-
-  async directRecipientsOf(realmId: number, userSets: readonly (readonly number[])[]): Promise<(number | null)[]> {
-    if (userSets.length === 0) return [];
-    const keys = userSets.map((ids) => [...new Set(ids)].sort((a, b) => a - b).join(','));
-    const rows: { participant_key: string; id: number }[] = await this.ds.query(
-      `SELECT g.participant_key, r.id FROM direct_message_groups g JOIN recipients r ON r.type = ${RECIPIENT_DIRECT} AND r.type_id = g.id
-       WHERE g.realm_id = $1 AND g.participant_key = ANY($2::text[])`,
-      [realmId, [...new Set(keys)]],
-    );
-    const byKey = new Map(rows.map((r) => [r.participant_key, r.id]));
-    return keys.map((k) => byKey.get(k) ?? null);
-  }
 }

@@ -66,6 +66,11 @@ export class ServerConfig {
   /** The largest file POST /user_uploads takes (Zulip's MAX_FILE_UPLOAD_SIZE; register's max_file_upload_size_mib). */
   readonly maxFileUploadSizeMib: number;
   readonly countStatements: boolean;
+  /**
+   * A request inside a unit of work's transaction that asks the pool for a second connection
+   * fails (true: tests) instead of being logged once per call site (false: production).
+   */
+  readonly strictPoolChecks: boolean;
   readonly eventHeartbeatSeconds: number;
   /** Event queues one user may hold in this process; registering one more drops the least recently used. */
   readonly maxEventQueuesPerUser: number;
@@ -138,6 +143,7 @@ export class ServerConfig {
     this.maxFileUploadSizeMib = int(env, 'MAX_FILE_UPLOAD_SIZE_MIB', LIMITS.maxFileUploadSizeMib);
     if (this.maxFileUploadSizeMib < 1) throw new Error(`MAX_FILE_UPLOAD_SIZE_MIB must be positive, got "${env.MAX_FILE_UPLOAD_SIZE_MIB}"`);
     this.countStatements = bool(env, 'COUNT_SQL_STATEMENTS', false);
+    this.strictPoolChecks = bool(env, 'STRICT_POOL_CHECKS', env.NODE_ENV === 'test');
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
     this.maxEventQueuesPerUser = int(env, 'MAX_EVENT_QUEUES_PER_USER', 20);
     if (this.maxEventQueuesPerUser < 1) throw new Error(`MAX_EVENT_QUEUES_PER_USER must be at least 1, got "${env.MAX_EVENT_QUEUES_PER_USER}"`);

@@ -372,7 +372,7 @@ describe('delivery', () => {
  * test app's one (and die with this app's pool).
  */
 async function startSecondServer(t: TestApp, env: Record<string, string>): Promise<NestExpressApplication> {
-  const config = ServerConfig.fromEnv({ DATABASE_URL: t.databaseUrl, EXTERNAL_URL: REALM, RATE_LIMITING: 'false', ...env });
+  const config = ServerConfig.fromEnv({ DATABASE_URL: t.databaseUrl, EXTERNAL_URL: REALM, RATE_LIMITING: 'false', STRICT_POOL_CHECKS: 'true', ...env });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, pino({ level: 'silent' }))] })
     .overrideProvider(Clock)
     .useValue(t.clock)

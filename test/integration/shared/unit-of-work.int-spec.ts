@@ -1,4 +1,9 @@
+import { pino } from 'pino';
 import { DataSource } from 'typeorm';
+import { connectionViolations } from '../../../src/app/connection-guard.js';
+import { openDataSource } from '../../../src/app/database.providers.js';
+import { TypeOrmUnitOfWork } from '../../../src/app/typeorm-unit-of-work.js';
+import { OrganizationSettingsCache } from '../../../src/shared/application/settings-cache.js';
 import type { ClientEvent } from '../../../src/shared/application/client-event.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { TestApp } from '../../support/test-app.js';
@@ -71,5 +76,60 @@ describe('user group queries', () => {
       expect(mine.has(ids.b) && mine.has(ids.c) && !mine.has(ids.a)).toBe(true);
       expect(await tx.groups.settingValue(ids.b)).toEqual({ directMembers: [t.owner.id], directSubgroups: [ids.a] });
     });
+  });
+});
+
+describe('a second pooled connection inside a unit of work', () => {
+  it('fails the statement, naming the caller, whether from DataSource.query, the manager, a query runner or a nested unit of work', async () => {
+    const attempts: Array<() => Promise<unknown>> = [
+      () => ds.query('SELECT 1'),
+      () => ds.manager.query('SELECT 1'),
+      () => ds.createQueryBuilder().select('1').from('realms', 'r').getRawMany(),
+      async () => {
+        const runner = ds.createQueryRunner();
+        try {
+          return await runner.query('SELECT 1');
+        } finally {
+          await runner.release();
+        }
+      },
+      () => uow.run(async () => 1),
+    ];
+    for (const attempt of attempts) {
+      await expect(uow.run(() => attempt())).rejects.toThrow(/second pooled connection .* called from .*unit-of-work\.int-spec\.ts/);
+    }
+    expect(connectionViolations.splice(0)).toHaveLength(attempts.length);
+  });
+
+  it('lets the transaction itself, work before and after it, and work after COMMIT use the pool', async () => {
+    const later: Array<Promise<unknown>> = [];
+    const out = await uow.run(async (tx) => {
+      await tx.groups.isMember(1, t.owner.id, false);
+      await Promise.all([tx.groups.groupIdsOfUser(t.owner.id), tx.groups.groupIdsOfUser(t.owner.id)]);
+      // Started inside, run after the work has ended (as a handler after COMMIT would).
+      later.push(new Promise((resolve) => setImmediate(resolve)).then(() => ds.query('SELECT 1')));
+      return 'ok';
+    });
+    expect(out).toBe('ok');
+    await Promise.all(later);
+    expect(await ds.query('SELECT 2 AS n')).toEqual([{ n: 2 }]);
+    await expect(Promise.all([uow.run(async () => ds.query('SELECT 1')).catch(() => null), ds.query('SELECT 3 AS n')])).resolves.toEqual([null, [{ n: 3 }]]);
+    expect(connectionViolations.splice(0)).toHaveLength(1);
+  });
+
+  it('in production only warns, once per call site, and the statement goes ahead', async () => {
+    const warnings: unknown[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
+    const prod = await openDataSource(t.databaseUrl, undefined, logger, false);
+    try {
+      const prodUow = new TypeOrmUnitOfWork(prod, new OrganizationSettingsCache());
+      const readOnPool = () => prodUow.run(async () => (await prod.query('SELECT 7 AS n'))[0].n as number);
+      expect(await readOnPool()).toBe(7);
+      expect(await readOnPool()).toBe(7);
+      expect(warnings).toEqual([expect.objectContaining({ msg: 'second pooled connection asked for inside a transaction', callSite: expect.stringContaining('unit-of-work.int-spec.ts') })]);
+      expect(connectionViolations).toEqual([]);
+    } finally {
+      await prod.destroy();
+    }
   });
 });
