@@ -15,6 +15,7 @@ import { LibraryAccountRules } from '../shared/auth/library-account-rules.js';
 import { SlidingWindowRateLimiter } from '../shared/application/rate-limiter.js';
 import { ServerConfig } from '../shared/config/server-config.js';
 import { AppLogger } from '../shared/logging/logger.js';
+import { JournalSignal } from '../shared/persistence/journal-signal.js';
 import { TypeOrmDatabaseHealth } from '../shared/persistence/typeorm-database-health.js';
 import { DataSourceCloser, dataSourceProvider, statementCounterProvider } from './database.providers.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
@@ -38,6 +39,7 @@ export class KernelModule {
         }),
       },
       { provide: AccountRules, useValue: new LibraryAccountRules() },
+      JournalSignal,
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },
       { provide: OrganizationSettingsCache, useValue: new OrganizationSettingsCache() },

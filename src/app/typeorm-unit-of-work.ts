@@ -4,6 +4,7 @@ import type { ClientEvent } from '../shared/application/client-event.js';
 import { OrganizationSettingsCache } from '../shared/application/settings-cache.js';
 import { type Tx, type TxRepositories, UnitOfWork } from '../shared/application/unit-of-work.js';
 import { appendEvents } from '../shared/persistence/event-journal.js';
+import { JournalSignal } from '../shared/persistence/journal-signal.js';
 import { bindSettingsScope, TxSettingsScope } from '../shared/persistence/settings-scope.js';
 import { insideTransaction } from './connection-guard.js';
 import { TRANSACTION_CONTRIBUTIONS } from './transaction-contributions.js';
@@ -14,7 +15,8 @@ const UNIQUE_VIOLATIONS = new Map(TRANSACTION_CONTRIBUTIONS.flatMap((c) => Objec
 /**
  * One database transaction per use case. Repositories are built on the transaction's
  * EntityManager, so nothing inside `work` can slip onto the pool; events are handed to the
- * journal inside the transaction, so clients see them exactly when they commit.
+ * journal inside the transaction, so clients see them exactly when they commit; listeners are
+ * told after COMMIT (JournalSignal).
  * Each transaction reads the settings cache through its own scope; one that wrote settings
  * marks this process's cached settings no longer current once it has committed (read-your-
  * writes for readers without a version; other servers learn it from the notification).
@@ -26,14 +28,16 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   constructor(
     private readonly ds: DataSource,
     private readonly settings: OrganizationSettingsCache,
+    private readonly journal: JournalSignal,
   ) {
     super();
   }
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const scope = new TxSettingsScope(this.settings);
+    let journaled = false;
     try {
-      return await this.ds
+      const out = await this.ds
         .transaction((em) =>
           insideTransaction(this.ds, async () => {
             bindSettingsScope(em, scope);
@@ -41,10 +45,13 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
             const tx: Tx = { ...repositoriesOn(em), afterCommit: (events) => pending.push(...events) };
             const out = await work(tx);
             if (pending.length > 0) await appendEvents(em, pending);
+            journaled = pending.length > 0;
             return out;
           }),
         )
         .catch(translateConstraintViolation);
+      if (journaled) this.journal.committed();
+      return out;
     } finally {
       // Also after a failed COMMIT: whether it took effect is unknown, so assume it did.
       if (scope.wroteSettings) this.settings.all();

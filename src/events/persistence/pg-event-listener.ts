@@ -6,6 +6,7 @@ import { ServerConfig } from '../../shared/config/server-config.js';
 import { type Cancel, Scheduler } from '../../shared/application/scheduler.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { EVENTS_CHANNEL } from '../../shared/persistence/event-journal.js';
+import { JournalSignal } from '../../shared/persistence/journal-signal.js';
 import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
 import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../shared/application/settings-invalidation.js';
 import { EventJournalCursor } from '../application/event-journal-cursor.js';
@@ -80,11 +81,14 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     private readonly logger: AppLogger,
     private readonly scheduler: Scheduler,
     private readonly settings: SettingsInvalidation,
+    private readonly journal: JournalSignal,
   ) {
     super();
   }
 
   async onModuleInit(): Promise<void> {
+    // This process's own commits start a pass at once; other processes' arrive by NOTIFY.
+    this.journal.onCommitted(() => void this.catchUp());
     await this.connect();
     this.cancelTimers = [this.scheduler.every(CATCH_UP_MS, () => void this.catchUp()), this.scheduler.every(PRUNE_MS, () => void this.prune())];
   }

@@ -6,6 +6,10 @@ import { TypeOrmUnitOfWork } from '../../../src/app/typeorm-unit-of-work.js';
 import { OrganizationSettingsCache } from '../../../src/shared/application/settings-cache.js';
 import type { ClientEvent } from '../../../src/shared/application/client-event.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import { EVENTS_CHANNEL } from '../../../src/shared/persistence/event-journal.js';
+import { JournalSignal } from '../../../src/shared/persistence/journal-signal.js';
+import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
+import pg from 'pg';
 import { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
@@ -36,7 +40,7 @@ describe('TypeOrmUnitOfWork', () => {
     expect(await journal()).toEqual([]);
   });
 
-  it('journals the events with the transaction, in order, in one statement with its NOTIFY', async () => {
+  it('journals the events with the transaction, in order, in one statement', async () => {
     const id = await uow.run(async (tx) => {
       const groupId = await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [] });
       tx.afterCommit([event, { ...event, event: { type: 'second' } }]);
@@ -48,6 +52,33 @@ describe('TypeOrmUnitOfWork', () => {
     expect(xids).toHaveLength(1);
     const [row] = await ds.query(`SELECT name FROM user_groups WHERE id = $1`, [id]);
     expect(row).toEqual({ name: null });
+  });
+
+  it('notifies after COMMIT, not inside the transaction (which would serialize every notifying COMMIT)', async () => {
+    const listener = new pg.Client({ connectionString: t.databaseUrl });
+    await listener.connect();
+    try {
+      const notified: string[] = [];
+      listener.on('notification', (n) => notified.push(n.channel));
+      await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+      const local: number[] = [];
+      t.app.get(JournalSignal).onCommitted(() => local.push(local.length));
+      const counter = t.app.get(StatementCounter);
+      counter.statements = [];
+      await uow.run(async (tx) => {
+        tx.afterCommit([event]);
+        await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [] });
+        expect(local).toEqual([]); // still inside: nobody told yet
+      });
+      const statements = counter.statements;
+      counter.statements = null;
+      expect(statements.some((q) => q.includes('INSERT INTO events'))).toBe(true);
+      expect(statements.some((q) => q.includes('pg_notify'))).toBe(false);
+      expect(local).toEqual([0]); // this process's listeners, at once after COMMIT
+      await vi.waitFor(() => expect(notified).toContain(EVENTS_CHANNEL), { timeout: 10_000, interval: 10 }); // the others, by one NOTIFY
+    } finally {
+      await listener.end();
+    }
   });
 
   it('reports a unique violation lost to a concurrent writer as the rule it protects', async () => {
@@ -122,7 +153,7 @@ describe('a second pooled connection inside a unit of work', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
     const prod = await openDataSource(t.databaseUrl, undefined, logger, false);
     try {
-      const prodUow = new TypeOrmUnitOfWork(prod, new OrganizationSettingsCache());
+      const prodUow = new TypeOrmUnitOfWork(prod, new OrganizationSettingsCache(), new JournalSignal(prod, logger));
       const readOnPool = () => prodUow.run(async () => (await prod.query('SELECT 7 AS n'))[0].n as number);
       expect(await readOnPool()).toBe(7);
       expect(await readOnPool()).toBe(7);
