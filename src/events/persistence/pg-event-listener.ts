@@ -206,9 +206,14 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     // Before B is known, the first queue's snapshot sets it; until then a pass could skip its events.
     if (from === null && !empty) return;
     const rows: { x: string; held: boolean; xid: string | null; payload: ClientEvent | null }[] = await this.ds.query(
-      `${BACKGROUND_SQL}SELECT s.x::text AS x, EXISTS (SELECT 1 FROM events h WHERE h.xid >= s.x) AS held, e.xid::text AS xid, e.payload
-       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS x) AS s
-       LEFT JOIN LATERAL (SELECT xid, id, payload FROM events WHERE $2 AND xid >= $1::xid8 AND xid < s.x) AS e ON true
+      // X computed once (a materialized CTE, read through subqueries) and "held" as the newest
+      // visible xid (one backward step on the (xid, id) index): written inline, the planner
+      // evaluated pg_current_snapshot() per row and scanned the whole journal on every pass.
+      `${BACKGROUND_SQL}WITH s AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS x)
+       SELECT (SELECT x FROM s)::text AS x, coalesce((SELECT max(xid) FROM events) >= (SELECT x FROM s), false) AS held,
+         e.xid::text AS xid, e.payload
+       FROM (SELECT 1) AS one
+       LEFT JOIN LATERAL (SELECT xid, id, payload FROM events WHERE $2 AND xid >= $1::xid8 AND xid < (SELECT x FROM s)) AS e ON true
        ORDER BY e.xid, e.id`,
       [from, !empty],
     );

@@ -39,9 +39,13 @@ const INITIAL_FLAGS_SQL = `(CASE WHEN (u.id = $2 AND $3) OR u.id = ANY($7::int[]
   | (CASE WHEN u.id = ANY($6::int[]) THEN ${FLAG_BITS.topic_wildcard_mentioned} ELSE 0 END)
   | (CASE WHEN ${hasAlertWordSql('u.id', 9)} THEN ${FLAG_BITS.has_alert_word} ELSE 0 END)`;
 
-/** A channel's active subscribers and the sender ($8 channel), or the listed participants ($8 user ids). */
+/**
+ * A channel's active subscribers and the sender ($8 channel), or the listed participants ($8 user
+ * ids). One semi-join on the users' primary key (`id = $2 OR id IN …` made PostgreSQL scan every
+ * user of the database on each send).
+ */
 const AUDIENCE_SQL = {
-  channel: `u.is_active AND (u.id = $2 OR u.id IN (SELECT s.user_id FROM subscriptions s WHERE s.channel_id = $8 AND s.active))`,
+  channel: `u.id IN (SELECT $2::int UNION ALL SELECT s.user_id FROM subscriptions s WHERE s.channel_id = $8 AND s.active) AND u.is_active`,
   direct: `u.id = ANY($8::int[])`,
 };
 

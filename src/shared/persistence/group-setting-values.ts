@@ -40,9 +40,10 @@ export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: num
  * row and its group-setting values load in one statement. Read back with `settingValueOf`.
  */
 export function anonymousGroupsColumn(alias: string, columns: readonly string[]): string {
+  // Members probed by primary key (EXISTS): a join let the planner hash the whole users table.
   return `(SELECT coalesce(json_object_agg(g.id, json_build_object(
-      'members', ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-                       WHERE m.group_id = g.id ORDER BY 1),
+      'members', ARRAY(SELECT m.user_id FROM user_group_members m
+                       WHERE m.group_id = g.id AND EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND u.is_active) ORDER BY 1),
       'subgroups', ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1))), '{}')
     FROM user_groups g WHERE g.name IS NULL AND g.id IN (${columns.map((c) => `${alias}.${c}`).join(', ')}))`;
 }
