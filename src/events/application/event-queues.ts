@@ -187,13 +187,12 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
 
   create(o: QueueOptions): { id: string; timeoutSecs: number; setSnapshot: (snapshot: JournalSnapshot) => void } {
     const q = new Queue(o, this.clock.now().getTime());
-    const own = this.byUser.get(o.userId) ?? new Set<Queue>();
-    while (own.size >= this.config.maxEventQueuesPerUser) this.evict(this.leastRecentlyUsed(own));
+    const own = this.byUser.get(o.userId);
+    while (own !== undefined && own.size >= this.config.maxEventQueuesPerUser) this.evict(this.leastRecentlyUsed(own));
     this.queues.set(q.id, q);
     addTo(this.byRealm, o.realmId, q);
     if (readsUnaddressedPublicMessages(o)) addTo(this.publicReaders, o.realmId, q);
-    own.add(q);
-    this.byUser.set(o.userId, own);
+    addTo(this.byUser, o.userId, q);
     this.createdCount += 1;
     return {
       id: q.id,
@@ -232,9 +231,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     this.queues.delete(q.id);
     removeFrom(this.byRealm, q.o.realmId, q);
     removeFrom(this.publicReaders, q.o.realmId, q);
-    const own = this.byUser.get(q.o.userId);
-    own?.delete(q);
-    if (own?.size === 0) this.byUser.delete(q.o.userId);
+    removeFrom(this.byUser, q.o.userId, q);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { type ChannelSendReads, ConversationRepository, type MentionCandidates } from '../application/message.ports.js';
-import { settingsEntry } from '../../shared/persistence/settings-scope.js';
+import { cachedSetting } from '../../shared/persistence/settings-scope.js';
 
 /** recipients.type of a channel and of a direct conversation (Zulip's Recipient types). */
 export const RECIPIENT_CHANNEL = 2;
@@ -219,8 +219,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
   }
   /** From the settings cache when this transaction knows the organization's settings version (see loadActorContext). */
   renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
-    const cached = settingsEntry(this.em, realmId);
-    return cached ? cached.value('render', () => this.loadRenderSettings(realmId)) : this.loadRenderSettings(realmId);
+    return cachedSetting(this.em, realmId, undefined, 'render', () => this.loadRenderSettings(realmId));
   }
   private async loadRenderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
     const rows: { string_id: string; pattern: string | null; url_template: string | null }[] = await this.em.query(

@@ -3,7 +3,8 @@ import type { GroupSettingValue } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { OrganizationSettingsCache, type SettingsReader } from '../../shared/application/settings-cache.js';
-import { settingsEntry } from '../../shared/persistence/settings-scope.js';
+import { GROUP_MEMBERS_SQL, GROUP_SUBGROUPS_SQL } from '../../shared/persistence/group-setting-values.js';
+import { cachedSetting } from '../../shared/persistence/settings-scope.js';
 import {
   type LinkifierRecord,
   type PlaygroundRecord,
@@ -30,11 +31,8 @@ const BOOTSTRAP_LOCK = 0x5ec0001;
 async function readGroupSettings(em: EntityManager, realmId: number): Promise<Record<string, GroupSettingValue>> {
   const rows: { setting: string; group_id: number; members: number[] | null; subgroups: number[] | null }[] = await em.query(
     `SELECT s.setting, s.group_id,
-       CASE WHEN g.id IS NOT NULL AND g.name IS NULL THEN
-         ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-               WHERE m.group_id = g.id ORDER BY 1) END AS members,
-       CASE WHEN g.id IS NOT NULL AND g.name IS NULL THEN
-         ARRAY(SELECT sg.subgroup_id FROM user_group_subgroups sg WHERE sg.supergroup_id = g.id ORDER BY 1) END AS subgroups
+       CASE WHEN g.id IS NOT NULL AND g.name IS NULL THEN ${GROUP_MEMBERS_SQL} END AS members,
+       CASE WHEN g.id IS NOT NULL AND g.name IS NULL THEN ${GROUP_SUBGROUPS_SQL} END AS subgroups
      FROM realm_group_settings s LEFT JOIN user_groups g ON g.id = s.group_id
      WHERE s.realm_id = $1`,
     [realmId],
@@ -95,8 +93,7 @@ export class TypeOrmRealmRepository extends RealmRepository {
   }
 
   get(realmId: number, reader?: SettingsReader): Promise<RealmRecord> {
-    const cached = settingsEntry(this.em, realmId, reader);
-    return cached ? cached.value('realm', () => getRealm(this.em, realmId)) : getRealm(this.em, realmId);
+    return cachedSetting(this.em, realmId, reader, 'realm', () => getRealm(this.em, realmId));
   }
 
   async groupSetting(realmId: number, setting: string, reader?: SettingsReader): Promise<GroupSettingValue> {
@@ -106,8 +103,7 @@ export class TypeOrmRealmRepository extends RealmRepository {
   }
 
   groupSettings(realmId: number, reader?: SettingsReader): Promise<Record<string, GroupSettingValue>> {
-    const cached = settingsEntry(this.em, realmId, reader);
-    return cached ? cached.value('groupSettings', () => readGroupSettings(this.em, realmId)) : readGroupSettings(this.em, realmId);
+    return cachedSetting(this.em, realmId, reader, 'groupSettings', () => readGroupSettings(this.em, realmId));
   }
 
   async setGroupSettings(realmId: number, groupIds: Readonly<Record<string, number>>): Promise<void> {

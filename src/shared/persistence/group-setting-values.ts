@@ -19,12 +19,19 @@ export interface GroupRowWithMembers {
   [setting: string]: unknown;
 }
 
+/**
+ * The active direct members of the group aliased `g`, ascending. Each member is probed by the
+ * users' primary key (a join let the planner hash the whole users table).
+ */
+export const GROUP_MEMBERS_SQL = `ARRAY(SELECT m.user_id FROM user_group_members m
+  WHERE m.group_id = g.id AND EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND u.is_active) ORDER BY 1)`;
+
+/** The direct subgroups of the group aliased `g`, ascending. */
+export const GROUP_SUBGROUPS_SQL = `ARRAY(SELECT sg.subgroup_id FROM user_group_subgroups sg WHERE sg.supergroup_id = g.id ORDER BY 1)`;
+
 /** Every group of the organization (named and anonymous) with active direct members and subgroups. */
 export const GROUPS_WITH_MEMBERS_SQL = `
-  SELECT g.*,
-    ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-          WHERE m.group_id = g.id ORDER BY 1) AS members,
-    ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
+  SELECT g.*, ${GROUP_MEMBERS_SQL} AS members, ${GROUP_SUBGROUPS_SQL} AS subgroups
   FROM user_groups g WHERE g.realm_id = $1 ORDER BY g.id`;
 
 /** A setting pointing at `id` reports the id of a named group, or an anonymous group's contents. */
@@ -40,11 +47,7 @@ export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: num
  * row and its group-setting values load in one statement. Read back with `settingValueOf`.
  */
 export function anonymousGroupsColumn(alias: string, columns: readonly string[]): string {
-  // Members probed by primary key (EXISTS): a join let the planner hash the whole users table.
-  return `(SELECT coalesce(json_object_agg(g.id, json_build_object(
-      'members', ARRAY(SELECT m.user_id FROM user_group_members m
-                       WHERE m.group_id = g.id AND EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND u.is_active) ORDER BY 1),
-      'subgroups', ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1))), '{}')
+  return `(SELECT coalesce(json_object_agg(g.id, json_build_object('members', ${GROUP_MEMBERS_SQL}, 'subgroups', ${GROUP_SUBGROUPS_SQL})), '{}')
     FROM user_groups g WHERE g.name IS NULL AND g.id IN (${columns.map((c) => `${alias}.${c}`).join(', ')}))`;
 }
 
@@ -62,10 +65,7 @@ export async function groupSettingValues(
   const unique = [...new Set(groupIds)];
   if (unique.length === 0) return new Map();
   const rows = await em.query(
-    `SELECT g.id, g.name,
-       ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-             WHERE m.group_id = g.id ORDER BY 1) AS members,
-       ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1) AS subgroups
+    `SELECT g.id, g.name, ${GROUP_MEMBERS_SQL} AS members, ${GROUP_SUBGROUPS_SQL} AS subgroups
      FROM user_groups g WHERE g.id = ANY($1::int[])`,
     [unique],
   );

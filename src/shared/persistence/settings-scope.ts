@@ -76,6 +76,12 @@ export function settingsEntry(em: EntityManager, realmId: number, reader?: Setti
   return scope.entry(realmId);
 }
 
+/** `load`'s answer, kept under `key` in the organization's cache entry when the transaction on `em` may use one (see `settingsEntry`). */
+export function cachedSetting<T>(em: EntityManager, realmId: number, reader: SettingsReader | undefined, key: string, load: () => Promise<T>): Promise<T> {
+  const entry = settingsEntry(em, realmId, reader);
+  return entry ? entry.value(key, load) : load();
+}
+
 /** Whether the transaction on `em` has written settings (tests, and the unit of work's eviction). */
 export function wroteSettings(em: EntityManager): boolean {
   return scopes.get(em)?.wroteSettings ?? false;

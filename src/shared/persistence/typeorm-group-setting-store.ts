@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { GroupSettingStore } from '../application/group-setting-store.js';
 import { storableIds } from '../application/ids.js';
 import type { SettingsReader } from '../application/settings-cache.js';
-import { settingsEntry } from './settings-scope.js';
+import { cachedSetting } from './settings-scope.js';
 
 export class TypeOrmGroupSettingStore extends GroupSettingStore {
   constructor(private readonly em: EntityManager) {
@@ -11,8 +11,7 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
   }
 
   systemGroupIds(realmId: number, reader?: SettingsReader): Promise<Map<SystemGroupName, number>> {
-    const cached = settingsEntry(this.em, realmId, reader);
-    return cached ? cached.value('systemGroups', () => this.loadSystemGroupIds(realmId)) : this.loadSystemGroupIds(realmId);
+    return cachedSetting(this.em, realmId, reader, 'systemGroups', () => this.loadSystemGroupIds(realmId));
   }
 
   private async loadSystemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {

@@ -27,7 +27,7 @@ function toField(r: Record<string, unknown>): CustomProfileFieldState {
   };
 }
 
-const toValue = (r: Record<string, unknown>): ProfileValueRecord => ({
+export const toValue = (r: Record<string, unknown>): ProfileValueRecord => ({
   userId: r.user_id as number,
   fieldId: r.field_id as number,
   value: r.value as string,

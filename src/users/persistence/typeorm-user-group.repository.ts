@@ -3,7 +3,7 @@ import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
 import { type GroupUsage, type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
 import type { SettingsReader } from '../../shared/application/settings-cache.js';
-import { groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
+import { GROUP_MEMBERS_SQL, GROUP_SUBGROUPS_SQL, groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
 import { settingsEntry } from '../../shared/persistence/settings-scope.js';
 
 const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
@@ -199,11 +199,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
 
   async settingValue(groupId: number): Promise<GroupSettingValue> {
     const [row] = await this.em.query(
-      `SELECT g.name,
-         ARRAY(SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
-               WHERE m.group_id = g.id ORDER BY 1) AS members,
-         ARRAY(SELECT subgroup_id FROM user_group_subgroups WHERE supergroup_id = g.id ORDER BY 1) AS subgroups
-       FROM user_groups g WHERE g.id = $1`,
+      `SELECT g.name, ${GROUP_MEMBERS_SQL} AS members, ${GROUP_SUBGROUPS_SQL} AS subgroups FROM user_groups g WHERE g.id = $1`,
       [groupId],
     );
     if (row.name !== null) return groupId;

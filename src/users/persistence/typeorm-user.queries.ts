@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { ProfileValueRecord } from '../application/custom-profile-fields.ports.js';
 import { type Credentials, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
 import { UserRow } from './user.row.js';
+import { toValue } from './typeorm-custom-profile-field.repository.js';
 import { toRecord } from './typeorm-user.repository.js';
 import { camelRow } from '../../shared/persistence/rows.js';
 import {
@@ -78,7 +79,7 @@ export class TypeOrmUserQueries extends UserQueries {
     const [row] = await this.ds.query(
       `SELECT u.*,
          (SELECT max(um.message_id) FROM user_messages um WHERE um.user_id = u.id) AS max_message_id,
-         (SELECT coalesce(json_agg(json_build_object('field_id', v.field_id, 'value', v.value, 'rendered_value', v.rendered_value)
+         (SELECT coalesce(json_agg(json_build_object('user_id', v.user_id, 'field_id', v.field_id, 'value', v.value, 'rendered_value', v.rendered_value)
                                    ORDER BY f.ordering, f.id), '[]')
             FROM custom_profile_field_values v JOIN custom_profile_fields f ON f.id = v.field_id
            WHERE v.realm_id = u.realm_id AND v.user_id = u.id) AS profile_values
@@ -89,12 +90,7 @@ export class TypeOrmUserQueries extends UserQueries {
     const { max_message_id: maxId, profile_values: values, ...user } = row;
     return {
       user: toRecord(camelRow<UserRow>(user)),
-      profileValues: (values as { field_id: number; value: string; rendered_value: string | null }[]).map((v) => ({
-        userId,
-        fieldId: v.field_id,
-        value: v.value,
-        renderedValue: v.rendered_value,
-      })),
+      profileValues: (values as Record<string, unknown>[]).map(toValue),
       maxMessageId: maxId ?? -1,
     };
   }
