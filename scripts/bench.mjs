@@ -8,9 +8,10 @@
 //   npm run bench        BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench
 //   BENCH_ONLY=regex     measures only the pairs whose name matches (e.g. BENCH_ONLY='100 sub')
 //   BENCH_PROFILE_DIR=d  runs the server under node --cpu-prof, writing its profile into d at exit
+//   BENCH_WORKERS=n      runs the server with WORKERS=n (n processes sharing the port; default 1)
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -19,7 +20,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 9871);
-const ports = { server: port, pg: port + 1, floor: port + 2, serverCount: port + 3, floorCount: port + 4 };
+const workers = process.env.BENCH_WORKERS ?? '1';
+// The server's statement counters: its process on serverCount, cluster worker i on serverCount + i.
+const ports = { server: port, pg: port + 1, floor: port + 2, floorCount: port + 3, serverCount: port + 4 };
+let serverCounters = [ports.serverCount];
 const password = 'bench-Owner-passphrase-1';
 const owner = 'owner@example.com';
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -51,9 +55,11 @@ async function stop(child) {
 const children = [];
 try {
   const common = { RATE_LIMITING: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  children.push(await start('dist/src/main.js', { ...common, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []));
+  children.push(await start('dist/src/main.js', { ...common, WORKERS: workers, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []));
   children.push(await start('dist/bench/floor/main.js', { ...common, PORT: String(ports.floor), DATABASE_URL: databaseUrl, SQL_COUNT_PORT: String(ports.floorCount) }, 'Floor listening'));
 
+  const workerCount = workers.trim().toLowerCase() === 'auto' ? availableParallelism() : Number(workers);
+  serverCounters = Array.from({ length: workerCount > 1 ? workerCount + 1 : 1 }, (_, i) => ports.serverCount + i);
   const setup = await setUp();
   const pairs = scenarios(setup).filter((p) => only === null || only.test(p.name));
   const rows = [];
@@ -150,7 +156,9 @@ function measure(side, p) {
   return autocannon({ url: url(side, p.path), method: p.method, headers: p.headers, body: p.body, requests, connections: p.connections ?? connections, duration: seconds });
 }
 async function count(side) {
-  return Number(await (await fetch(`http://127.0.0.1:${side === 'server' ? ports.serverCount : ports.floorCount}/`)).text());
+  const counters = side === 'server' ? serverCounters : [ports.floorCount];
+  const counts = await Promise.all(counters.map(async (p) => Number(await (await fetch(`http://127.0.0.1:${p}/`)).text())));
+  return counts.reduce((a, b) => a + b, 0);
 }
 function mean(xs) {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -191,7 +199,7 @@ async function ok(response, what = 'setup') {
 
 function printTable(rows, ms) {
   const f = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds alternating order (${Math.round(ms / 1000)} s)\n`);
+  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds alternating order, server WORKERS=${workers} (${Math.round(ms / 1000)} s)\n`);
   console.log('| endpoint | server req/s | floor req/s | server ÷ floor | server p50 / p99 ms | floor p50 / p99 ms | SQL/req server | SQL/req floor | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
