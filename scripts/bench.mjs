@@ -10,6 +10,7 @@
 //   BENCH_PROFILE_DIR=d  runs the server under node --cpu-prof, writing its profile into d at exit
 //   BENCH_WORKERS=n      runs the server with WORKERS=n (n processes sharing the port; default 1)
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,10 +67,14 @@ try {
   const started = Date.now();
   for (const p of pairs) {
     const sides = { server: [], floor: [] };
+    const cpu = [];
     const statements = { server: await statementsPerRequest('server', p), floor: await statementsPerRequest('floor', p) };
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? ['server', 'floor'] : ['floor', 'server']) {
-        sides[side].push(await measure(side, p));
+        const before = cpuSnapshot();
+        const result = await measure(side, p);
+        if (side === 'server') cpu.push(cpuUse(before, cpuSnapshot()));
+        sides[side].push(result);
       }
     }
     const agg = (side) => ({
@@ -78,7 +83,8 @@ try {
       p99: mean(sides[side].map((r) => r.latency.p99)),
       errors: sides[side].reduce((n, r) => n + r.non2xx + r.errors, 0),
     });
-    rows.push({ name: p.name, server: agg('server'), floor: agg('floor'), statements });
+    const cpuMean = Object.fromEntries(['node', 'pg', 'generator', 'machine'].map((k) => [k, mean(cpu.map((c) => c[k]))]));
+    rows.push({ name: p.name, server: agg('server'), floor: agg('floor'), statements, cpu: cpuMean });
   }
   printTable(rows, Date.now() - started);
 } finally {
@@ -197,6 +203,52 @@ async function ok(response, what = 'setup') {
   return r;
 }
 
+/**
+ * CPU time so far (clock ticks) of the server's Node processes (the process started and its
+ * cluster workers), of the PostgreSQL processes under it (the embedded postmaster and every
+ * backend, the floor's included: it is idle while the server is measured), of this process (the
+ * load generator), and of the whole machine (busy, total), from /proc.
+ */
+function cpuSnapshot() {
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(d), { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (root) => {
+    const found = new Set([root]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, p] of procs) if (!found.has(pid) && found.has(p.ppid)) grew = found.add(pid);
+    }
+    return [...found].map((pid) => procs.get(pid)).filter(Boolean);
+  };
+  const tree = under(children[0].pid);
+  const sum = (ps) => ps.reduce((n, p) => n + p.ticks, 0);
+  const machine = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  return {
+    at: process.hrtime.bigint(),
+    node: sum(tree.filter((p) => p.comm === 'node')),
+    pg: sum(tree.filter((p) => p.comm.startsWith('postgres'))),
+    generator: procs.get(process.pid)?.ticks ?? 0,
+    machineBusy: machine.reduce((a, b) => a + b, 0) - machine[3] - machine[4],
+    machineTotal: machine.reduce((a, b) => a + b, 0),
+  };
+}
+/** % of one core each used between two snapshots; `machine`: % of all cores busy × cores (200 % = both of 2). */
+function cpuUse(a, b) {
+  const seconds = Number(b.at - a.at) / 1e9;
+  const pct = (ticks) => (ticks / 100 / seconds) * 100; // USER_HZ is 100 on Linux
+  const cores = availableParallelism();
+  return { node: pct(b.node - a.node), pg: pct(b.pg - a.pg), generator: pct(b.generator - a.generator), machine: ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * 100 * cores };
+}
+
 function printTable(rows, ms) {
   const f = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
   console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds alternating order, server WORKERS=${workers} (${Math.round(ms / 1000)} s)\n`);
@@ -207,6 +259,13 @@ function printTable(rows, ms) {
       `| ${r.name} | ${Math.round(r.server.rps)} | ${Math.round(r.floor.rps)} | ${(r.server.rps / r.floor.rps).toFixed(2)}× | ` +
         `${f(r.server.p50)} / ${f(r.server.p99)} | ${f(r.floor.p50)} / ${f(r.floor.p99)} | ${f(r.statements.server)} | ${f(r.statements.floor)} | ${r.server.errors + r.floor.errors} |`,
     );
+  }
+  console.log(`\nCPU while the server was measured (% of one core; the machine has ${availableParallelism()} cores):\n`);
+  console.log('| endpoint | server Node processes | PostgreSQL | load generator | whole machine busy | CPU ms per request: Node / PostgreSQL |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ms = (pct) => ((pct * 10) / r.server.rps).toFixed(1); // % of a core = 10 ms of CPU per second
+    console.log(`| ${r.name} | ${Math.round(r.cpu.node)} % | ${Math.round(r.cpu.pg)} % | ${Math.round(r.cpu.generator)} % | ${Math.round(r.cpu.machine)} % | ${ms(r.cpu.node)} / ${ms(r.cpu.pg)} |`);
   }
   const ratios = rows.map((r) => r.server.rps / r.floor.rps);
   const geo = Math.exp(mean(ratios.map(Math.log)));
