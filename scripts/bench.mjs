@@ -71,9 +71,12 @@ try {
     const statements = { server: await statementsPerRequest('server', p), floor: await statementsPerRequest('floor', p) };
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? ['server', 'floor'] : ['floor', 'server']) {
-        const before = cpuSnapshot();
+        const before = { cpu: cpuSnapshot(), background: side === 'server' ? await count('server', 'background') : 0 };
         const result = await measure(side, p);
-        if (side === 'server') cpu.push(cpuUse(before, cpuSnapshot()));
+        if (side === 'server') {
+          const background = (await count('server', 'background')) - before.background;
+          cpu.push({ ...cpuUse(before.cpu, cpuSnapshot()), background: background / result.requests.total });
+        }
         sides[side].push(result);
       }
     }
@@ -83,7 +86,7 @@ try {
       p99: mean(sides[side].map((r) => r.latency.p99)),
       errors: sides[side].reduce((n, r) => n + r.non2xx + r.errors, 0),
     });
-    const cpuMean = Object.fromEntries(['node', 'pg', 'generator', 'machine'].map((k) => [k, mean(cpu.map((c) => c[k]))]));
+    const cpuMean = Object.fromEntries(['node', 'pg', 'generator', 'machine', 'background'].map((k) => [k, mean(cpu.map((c) => c[k]))]));
     rows.push({ name: p.name, server: agg('server'), floor: agg('floor'), statements, cpu: cpuMean });
   }
   printTable(rows, Date.now() - started);
@@ -161,9 +164,9 @@ function measure(side, p) {
   const requests = p.alternate ? [p.body, p.alternate].map((body) => ({ method: p.method, path: `/api/v1${p.path}`, headers: p.headers, body })) : undefined;
   return autocannon({ url: url(side, p.path), method: p.method, headers: p.headers, body: p.body, requests, connections: p.connections ?? connections, duration: seconds });
 }
-async function count(side) {
+async function count(side, what = '') {
   const counters = side === 'server' ? serverCounters : [ports.floorCount];
-  const counts = await Promise.all(counters.map(async (p) => Number(await (await fetch(`http://127.0.0.1:${p}/`)).text())));
+  const counts = await Promise.all(counters.map(async (p) => Number(await (await fetch(`http://127.0.0.1:${p}/${what}`)).text())));
   return counts.reduce((a, b) => a + b, 0);
 }
 function mean(xs) {
@@ -261,11 +264,11 @@ function printTable(rows, ms) {
     );
   }
   console.log(`\nCPU while the server was measured (% of one core; the machine has ${availableParallelism()} cores):\n`);
-  console.log('| endpoint | server Node processes | PostgreSQL | load generator | whole machine busy | CPU ms per request: Node / PostgreSQL |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('| endpoint | server Node processes | PostgreSQL | load generator | whole machine busy | CPU ms per request: Node / PostgreSQL | background SQL per request |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ms = (pct) => ((pct * 10) / r.server.rps).toFixed(1); // % of a core = 10 ms of CPU per second
-    console.log(`| ${r.name} | ${Math.round(r.cpu.node)} % | ${Math.round(r.cpu.pg)} % | ${Math.round(r.cpu.generator)} % | ${Math.round(r.cpu.machine)} % | ${ms(r.cpu.node)} / ${ms(r.cpu.pg)} |`);
+    console.log(`| ${r.name} | ${Math.round(r.cpu.node)} % | ${Math.round(r.cpu.pg)} % | ${Math.round(r.cpu.generator)} % | ${Math.round(r.cpu.machine)} % | ${ms(r.cpu.node)} / ${ms(r.cpu.pg)} | ${r.cpu.background.toFixed(2)} |`);
   }
   const ratios = rows.map((r) => r.server.rps / r.floor.rps);
   const geo = Math.exp(mean(ratios.map(Math.log)));

@@ -1,47 +1,21 @@
-import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
-import { AppModule } from './app/app.module.js';
 import { runPrimary, type WorkerMessage } from './app/cluster-primary.js';
-import { bannerLines, type BootSummary, onShutdownSignals, startEmbeddedDatabase } from './app/server-lifecycle.js';
-import { configureApp } from './configure-app.js';
-import { BootstrapService } from './users/application/bootstrap.service.js';
+import type { Serving } from './app/http-server.js';
+import { bannerLines, onShutdownSignals, startEmbeddedDatabase } from './app/server-lifecycle.js';
 import { ServerConfig } from './shared/config/server-config.js';
-import { closeConnectionsAfterAnswers } from './shared/http/closing-connections.js';
-import { createLogger, PinoNestLogger } from './shared/logging/logger.js';
+import { createLogger } from './shared/logging/logger.js';
 import type { EmbeddedDatabase } from './shared/persistence/embedded-postgres.js';
 
-/** A listening Nest app and its way to end keep-alive connections at shutdown. */
-interface Serving {
-  app: NestExpressApplication;
-  connections: { closing(): void };
-  boot: BootSummary;
-}
+/** The application, loaded only where requests are served (a cluster's primary never loads it). */
+const httpServer = () => import('./app/http-server.js');
 
-/** The Nest app on `config.databaseUrl` (migrations, first-start bootstrap), listening. */
 async function listen(config: ServerConfig, logger: Logger): Promise<Serving> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, logger), {
-    bodyParser: false,
-    logger: new PinoNestLogger(logger),
-  });
-  try {
-    configureApp(app);
-    const connections = closeConnectionsAfterAnswers(app.getHttpServer());
-    await app.listen(config.port, config.host);
-    const { created, generatedPassword } = app.get(BootstrapService).lastResult!;
-    return { app, connections, boot: { created, generatedPassword } };
-  } catch (err) {
-    await app.close().catch(() => undefined);
-    throw err;
-  }
+  return (await httpServer()).listen(config, logger);
 }
 
-/** Answers the waiting long-polls (heartbeats), stops accepting, finishes running requests, closes the pool. */
 async function close(serving: Serving | null): Promise<void> {
-  serving?.connections.closing(); // answers from now on end their keep-alive connections
-  await serving?.app.close();
+  if (serving) await (await httpServer()).close(serving);
 }
 
 /** WORKERS=1: this process is the server (and starts the embedded PostgreSQL without DATABASE_URL). */
