@@ -207,7 +207,8 @@ async function ok(response, what = 'setup') {
 }
 
 /**
- * CPU time so far (clock ticks) of the server's Node processes (the process started and its
+ * CPU time so far (clock ticks, with that of exited children a process has reaped: a pool's
+ * backend that ended meanwhile is counted in the postmaster) of the server's Node processes (the process started and its
  * cluster workers), of the PostgreSQL processes under it (the embedded postmaster and every
  * backend, the floor's included: it is idle while the server is measured), of this process (the
  * load generator), and of the whole machine (busy, total), from /proc.
@@ -219,7 +220,7 @@ function cpuSnapshot() {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(d), { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      procs.set(Number(d), { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
     } catch {
       // gone meanwhile
     }
