@@ -3,6 +3,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { isRunning, requestOnNewConnection, workerPids } from '../../support/cluster.js';
 import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from '../../support/databases.js';
@@ -127,8 +128,9 @@ describe('WORKERS=2 without DATABASE_URL: the primary runs the embedded PostgreS
 describe('WORKERS=2 on DATABASE_URL', { timeout: 120_000 }, () => {
   const DB_NAME = `${TEST_DB_PREFIX}_workers_p${process.pid}`;
   let s: ServerProcess;
+  let databaseUrl: string;
   beforeAll(async () => {
-    const databaseUrl = await freshDatabase(inject('adminUrl'), DB_NAME);
+    databaseUrl = await freshDatabase(inject('adminUrl'), DB_NAME);
     s = await startServer(await freePort(), { WORKERS: '2', DB_POOL_SIZE: '3', DATABASE_URL: databaseUrl, OWNER_PASSWORD: PASSWORD, REMINDER_POLL_INTERVAL_MS: '0' });
   });
   afterAll(async () => {
@@ -137,6 +139,22 @@ describe('WORKERS=2 on DATABASE_URL', { timeout: 120_000 }, () => {
       await s.exited;
     }
     await dropDatabase(inject('adminUrl'), DB_NAME);
+  });
+
+  it('warns at start-up when WORKERS × (DB_POOL_SIZE + 1) exceeds the connections PostgreSQL allows', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminUrl') });
+    await admin.connect();
+    const { rows } = await admin.query<{ available: number }>(
+      `SELECT current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int AS available`,
+    );
+    await admin.end();
+    const pool = Math.ceil(rows[0].available / 2); // 2 × (pool + 1) > available; the pools open lazily, so nothing runs out
+    const big = await startServer(await freePort(), { WORKERS: '2', DB_POOL_SIZE: String(pool), DATABASE_URL: databaseUrl, REMINDER_POLL_INTERVAL_MS: '0' });
+    big.proc.kill('SIGTERM');
+    expect(await big.exited).toBe(0);
+    expect(logLines(big).filter((l) => l.level === 40).map((l) => l.msg)).toEqual([
+      'WORKERS × (DB_POOL_SIZE + 1) exceeds the connections PostgreSQL allows: lower DB_POOL_SIZE or raise max_connections',
+    ]);
   });
 
   it('restarts a worker killed with SIGKILL while requests go on being answered; SIGTERM then stops all with exit 0', async () => {
