@@ -26,6 +26,15 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function isRedisUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'redis:' || u.protocol === 'rediss:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Every setting of the server, read once from the environment (README lists them).
  * Tests build one with `ServerConfig.fromEnv({...})` and override what they need.
@@ -58,6 +67,10 @@ export class ServerConfig {
   readonly emailGatewayDomain: string;
   readonly logLevel: string;
   readonly rateLimiting: boolean;
+  /** Where the rate-limit counts live, shared by every server process using it (unset: in each process's memory). */
+  readonly redisUrl: string | undefined;
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  readonly redisPrefix: string;
   readonly shutdownTimeoutMs: number;
   readonly fakeEmailDomain: string;
   readonly uploadsDir: string;
@@ -136,6 +149,11 @@ export class ServerConfig {
     this.emailGatewayDomain = env.EMAIL_GATEWAY_DOMAIN || url.hostname;
     this.logLevel = env.LOG_LEVEL || 'info';
     this.rateLimiting = bool(env, 'RATE_LIMITING', true);
+    this.redisUrl = env.REDIS_URL || undefined;
+    if (this.redisUrl !== undefined && !isRedisUrl(this.redisUrl)) {
+      throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${this.redisUrl}"`);
+    }
+    this.redisPrefix = env.REDIS_PREFIX ?? 'svc:';
     this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000);
     this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;

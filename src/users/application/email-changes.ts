@@ -5,7 +5,7 @@ import type { RealmRecord } from '../../realm/index.js';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
 import type { OutgoingEmail } from '../../shared/application/email-sender.js';
-import { rateLimited, type RateRule, SlidingWindowRateLimiter } from '../../shared/application/rate-limiter.js';
+import { rateLimited, type RateRule, RateLimiter } from '../../shared/application/rate-limiter.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
@@ -57,7 +57,7 @@ export class EmailChanges {
     private readonly clock: Clock,
     private readonly secrets: Secrets,
     private readonly rules: AccountRules,
-    private readonly limiter: SlidingWindowRateLimiter,
+    private readonly limiter: RateLimiter,
     private readonly config: ServerConfig,
   ) {}
 
@@ -77,7 +77,7 @@ export class EmailChanges {
     await this.validate(tx, me.role as Actor['role'], realm, newEmail);
     const now = this.clock.now();
     if (this.config.rateLimiting) {
-      const d = this.limiter.hit(`email_change_by_user:${me.userId}`, EMAIL_CHANGE_BY_USER, now.getTime());
+      const d = await this.limiter.hit(`email_change_by_user:${me.userId}`, EMAIL_CHANGE_BY_USER, now.getTime());
       if (!d.allowed) throw rateLimited(d.retryAfter);
     }
     const key = this.secrets.confirmationKey();
