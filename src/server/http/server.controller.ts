@@ -23,12 +23,16 @@ export class ServerController {
     return serverSettings(realm, this.config, userAgent);
   }
 
-  /** Readiness: 200 once the database answers, 503 otherwise. */
+  /**
+   * Readiness: 200 once the database answers, 503 otherwise; `details` tells what is not set up
+   * (email without SMTP_URL: emails stay in the outbox).
+   */
   @Get('health')
   @RawResponse()
   async health(@Res({ passthrough: true }) res: Response) {
-    if (await this.database.isReachable()) return { status: 'ok' };
+    const details = { email: this.config.emailConfigured ? 'configured' : 'not configured' };
+    if (await this.database.isReachable()) return { status: 'ok', details };
     res.status(503);
-    return { status: 'unavailable' };
+    return { status: 'unavailable', details };
   }
 }
