@@ -1,0 +1,100 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** One message the server accepted (or refused, see `attempts`). */
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The whole message as sent (headers and body). */
+  raw: string;
+  /** Its headers, names lower-cased, folded lines joined. */
+  headers: Record<string, string>;
+  /** Its body, quoted-printable decoded. */
+  text: string;
+  /** The AUTH user name the client logged in with, if any. */
+  user: string | null;
+}
+
+/** What the server answers to the end of a message: accept, or an SMTP error reply. */
+export type DataReply = 'accept' | { code: number; message: string };
+
+/**
+ * A real SMTP server (the `smtp-server` package) on 127.0.0.1, random port, no TLS, any login
+ * accepted: it records every message whose DATA it accepted, and answers the next ones as told
+ * by `replies` (a queue; empty: accept).
+ */
+export class SmtpTestServer {
+  readonly received: ReceivedMail[] = [];
+  /** Every DATA it got, accepted or not, with the reply code it gave. */
+  readonly attempts: { to: string[]; code: number }[] = [];
+  readonly replies: DataReply[] = [];
+  private server: SMTPServer | null = null;
+  port = 0;
+
+  /** `port` 0: any free port. */
+  static async start(port = 0): Promise<SmtpTestServer> {
+    const s = new SmtpTestServer();
+    s.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth: (auth, _session, cb) => cb(null, { user: auth.username }),
+      onData: (stream, session, cb) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const to = session.envelope.rcptTo.map((a) => a.address);
+          const reply = s.replies.shift() ?? 'accept';
+          if (reply !== 'accept') {
+            s.attempts.push({ to, code: reply.code });
+            const err = new Error(reply.message) as Error & { responseCode: number };
+            err.responseCode = reply.code;
+            cb(err);
+            return;
+          }
+          s.attempts.push({ to, code: 250 });
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const from = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
+          s.received.push({ from, to, raw, ...parse(raw), user: typeof session.user === 'string' ? session.user : null });
+          cb(null, 'Queued');
+        });
+      },
+    });
+    await new Promise<void>((resolve) => s.server!.listen(port, '127.0.0.1', () => resolve()));
+    s.port = (s.server.server.address() as AddressInfo).port;
+    return s;
+  }
+
+  /** `smtp://user:pass@127.0.0.1:<port>` */
+  url(user = 'mailer', password = 'mail-secret'): string {
+    return `smtp://${user}:${password}@127.0.0.1:${this.port}`;
+  }
+
+  to(address: string): ReceivedMail[] {
+    return this.received.filter((m) => m.to.includes(address));
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function parse(raw: string): { headers: Record<string, string>; text: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const headers: Record<string, string> = {};
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let body = raw.slice(split + 4);
+  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
+    const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    body = Buffer.from(bytes, 'latin1').toString('utf8');
+  } else if (/base64/i.test(headers['content-transfer-encoding'] ?? '')) {
+    body = Buffer.from(body, 'base64').toString('utf8');
+  }
+  return { headers, text: body.replace(/\r\n/g, '\n') };
+}
