@@ -12,6 +12,7 @@ describe('SMTP outcomes', () => {
       error: 'ESOCKET: connect ECONNREFUSED 127.0.0.1:25',
     });
     expect(classify({ code: 'ETIMEDOUT', message: 'Greeting never received' })).toMatchObject({ kind: 'temporary' });
+    expect(classify({ code: 'EENVELOPE', message: 'No recipients defined' })).toEqual({ kind: 'permanent', error: 'EENVELOPE: No recipients defined' });
   });
 });
 

@@ -47,14 +47,18 @@ export class SmtpMailTransport extends MailTransport {
   }
 }
 
+/** Failures nodemailer finds before any server answers, which no retry can fix (a malformed address, a bad setting). */
+const UNSENDABLE = new Set(['EENVELOPE', 'ECONFIG', 'ENOAUTH']);
+
 /**
  * A 5xx reply is permanent; a 4xx reply, or no reply at all (refused, lost or timed-out
- * connection, TLS trouble), is temporary. Configuration errors that no retry can fix (bad
- * credentials: EAUTH with a 5xx reply) are permanent through their reply code.
+ * connection, TLS trouble), is temporary. Bad credentials (EAUTH with a 5xx reply) are
+ * permanent through their reply code; an address nodemailer cannot send to at all is too.
  */
 export function classify(e: SmtpError): TransportOutcome {
   const error = (e.response ?? e.message ?? String(e)).trim() || 'unknown SMTP error';
   if (typeof e.responseCode === 'number' && e.responseCode >= 500) return { kind: 'permanent', error };
   if (typeof e.responseCode === 'number' && e.responseCode >= 400) return { kind: 'temporary', error };
-  return { kind: 'temporary', error: e.code ? `${e.code}: ${e.message ?? ''}`.trim() : error };
+  const described = e.code ? `${e.code}: ${e.message ?? ''}`.trim() : error;
+  return { kind: e.code !== undefined && UNSENDABLE.has(e.code) ? 'permanent' : 'temporary', error: described };
 }
