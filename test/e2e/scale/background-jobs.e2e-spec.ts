@@ -7,8 +7,8 @@ import { SmtpTestServer } from '../../support/smtp-test-server.js';
 
 /**
  * Issue 15 §2, "Background jobs with 3 nodes": three built server processes on one database,
- * all polling every 100 ms, while N reminders, N outbox emails and N push registration retries
- * fall due at the same moment. Each runs exactly once: counted by what the SMTP server and the
+ * all polling every 100 ms, while N reminders, N scheduled messages, N outbox emails and N push
+ * registration retries fall due at the same moment. Each runs exactly once: counted by what the SMTP server and the
  * push relay received and by what the database holds. (Needs `npm run build`.)
  */
 const N = 24;
@@ -46,7 +46,7 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-/** With one process and no background work: N reminders, invitations and waiting registrations, none due yet. */
+/** With one process and no background work: N reminders, scheduled messages, invitations and waiting registrations, none due yet. */
 async function prepare(): Promise<void> {
   // The relay refuses registrations (503) for now, so each waits for a retry.
   relay.answer('register', { status: 503, raw: 'Service Unavailable' });
@@ -66,6 +66,10 @@ async function prepare(): Promise<void> {
   const later = String(Math.floor(Date.now() / 1000) + 3600);
   for (let i = 0; i < N; i++) {
     expect(await api(setup, 'POST', 'reminders', { message_id: String(sent.id), scheduled_delivery_timestamp: later, note: `note ${i}` })).toMatchObject({ result: 'success' });
+  }
+  for (let i = 0; i < N; i++) {
+    const form = { type: 'direct', to: JSON.stringify([key.user_id]), content: `scheduled ${i}`, scheduled_delivery_timestamp: later };
+    expect(await api(setup, 'POST', 'scheduled_messages', form)).toMatchObject({ result: 'success' });
   }
   const invitees = Array.from({ length: N }, (_, i) => `invitee${i}@example.com`);
   expect(await api(setup, 'POST', 'invites', { invitee_emails: invitees.join(','), stream_ids: '[]' })).toMatchObject({ result: 'success' });
@@ -91,7 +95,7 @@ async function prepare(): Promise<void> {
   await db.query(`UPDATE email_outbox SET next_attempt_at = now() + interval '1 hour'`);
 }
 
-it('runs each due reminder, outbox email and push registration retry exactly once with three processes', async () => {
+it('runs each due reminder, scheduled message, outbox email and push registration retry exactly once with three processes', async () => {
   await prepare();
   const messagesBefore = await count(`SELECT count(*)::int AS n FROM messages`);
   const env = {
@@ -111,6 +115,7 @@ it('runs each due reminder, outbox email and push registration retry exactly onc
   // Everything falls due at once, in front of three polling processes.
   await db.query('BEGIN');
   await db.query(`UPDATE reminders SET scheduled_at = now()`);
+  await db.query(`UPDATE scheduled_messages SET scheduled_at = now()`);
   await db.query(`UPDATE email_outbox SET next_attempt_at = now()`);
   await db.query(`UPDATE push_registration_jobs SET next_attempt_at = now()`);
   await db.query('COMMIT');
@@ -118,6 +123,7 @@ it('runs each due reminder, outbox email and push registration retry exactly onc
   await vi.waitFor(
     async () => {
       expect(await count(`SELECT count(*)::int AS n FROM reminders WHERE NOT delivered AND NOT failed`)).toBe(0);
+      expect(await count(`SELECT count(*)::int AS n FROM scheduled_messages WHERE NOT delivered AND NOT failed`)).toBe(0);
       expect(await count(`SELECT count(*)::int AS n FROM email_outbox WHERE status <> 'sent'`)).toBe(0);
       expect(await count(`SELECT count(*)::int AS n FROM push_registration_jobs`)).toBe(0);
     },
@@ -125,10 +131,14 @@ it('runs each due reminder, outbox email and push registration retry exactly onc
   );
   for (const node of nodes) expect(await stopServer(node)).toBe(0);
 
-  // Reminders: each delivered once, as one Notification Bot message each, and nothing else sent.
+  // Reminders: each delivered once, as one Notification Bot message each.
   expect(await count(`SELECT count(*)::int AS n FROM reminders WHERE delivered AND NOT failed`)).toBe(N);
   expect(await count(`SELECT count(DISTINCT delivered_message_id)::int AS n FROM reminders`)).toBe(N);
-  expect((await count(`SELECT count(*)::int AS n FROM messages`)) - messagesBefore).toBe(N);
+  // Scheduled messages: each sent once, as its owner.
+  expect(await count(`SELECT count(*)::int AS n FROM scheduled_messages WHERE delivered AND NOT failed`)).toBe(N);
+  expect(await count(`SELECT count(DISTINCT delivered_message_id)::int AS n FROM scheduled_messages`)).toBe(N);
+  expect(await count(`SELECT count(DISTINCT content)::int AS n FROM messages WHERE content LIKE 'scheduled %'`)).toBe(N);
+  expect((await count(`SELECT count(*)::int AS n FROM messages`)) - messagesBefore).toBe(2 * N); // and nothing else was sent
   // Emails: the SMTP server received each invitation once.
   expect(smtp.received).toHaveLength(N);
   expect(new Set(smtp.received.flatMap((m) => m.to)).size).toBe(N);
