@@ -7,6 +7,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * attempts made, when the next one is due, the SMTP server's last answer, and when the row was
  * claimed (a row left `sending` by a process that died mid-send is never sent again: it is
  * marked failed once its claim is stale). Rows already sent keep `sent_at` and become `sent`.
+ * `html_body`: the HTML alternative of `body` (null: plain text only).
  *
  * `push_registration_jobs.lease_token`: a runner claims a job with a fresh token; the result of
  * its relay call is written only while the job still carries that token, so a runner whose
@@ -22,7 +23,8 @@ export class BackgroundJobs1765900000200 implements MigrationInterface {
         ADD COLUMN attempts integer NOT NULL DEFAULT 0,
         ADD COLUMN next_attempt_at timestamptz,
         ADD COLUMN claimed_at timestamptz,
-        ADD COLUMN last_error text`);
+        ADD COLUMN last_error text,
+        ADD COLUMN html_body text`);
     await q.query(`UPDATE email_outbox SET status = 'sent' WHERE sent_at IS NOT NULL`);
     await q.query(`UPDATE email_outbox SET next_attempt_at = created_at`);
     await q.query(`ALTER TABLE email_outbox ALTER COLUMN next_attempt_at SET NOT NULL`);
@@ -38,6 +40,6 @@ export class BackgroundJobs1765900000200 implements MigrationInterface {
     await q.query(`DROP INDEX email_outbox_sending_idx`);
     await q.query(`DROP INDEX email_outbox_due_idx`);
     await q.query(`CREATE INDEX email_outbox_unsent_idx ON email_outbox (id) WHERE sent_at IS NULL`);
-    await q.query(`ALTER TABLE email_outbox DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN next_attempt_at, DROP COLUMN claimed_at, DROP COLUMN last_error`);
+    await q.query(`ALTER TABLE email_outbox DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN next_attempt_at, DROP COLUMN claimed_at, DROP COLUMN last_error, DROP COLUMN html_body`);
   }
 }

@@ -9,8 +9,10 @@ export interface ReceivedMail {
   raw: string;
   /** Its headers, names lower-cased, folded lines joined. */
   headers: Record<string, string>;
-  /** Its body, quoted-printable decoded. */
+  /** Its plain-text part, decoded. */
   text: string;
+  /** Its HTML part, decoded (null: plain text only). */
+  html: string | null;
   /** The AUTH user name the client logged in with, if any. */
   user: string | null;
 }
@@ -81,20 +83,41 @@ export class SmtpTestServer {
   }
 }
 
-function parse(raw: string): { headers: Record<string, string>; text: string } {
-  const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+/** Headers (names lower-cased, folded lines joined) and body of a message or MIME part. */
+function split(raw: string): { headers: Record<string, string>; body: string } {
+  const at = raw.indexOf('\r\n\r\n');
+  const head = (at < 0 ? raw : raw.slice(0, at)).replace(/\r\n[ \t]+/g, ' ');
   const headers: Record<string, string> = {};
   for (const line of head.split('\r\n')) {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
-  let body = raw.slice(split + 4);
-  if (/quoted-printable/i.test(headers['content-transfer-encoding'] ?? '')) {
+  return { headers, body: at < 0 ? '' : raw.slice(at + 4) };
+}
+
+function decode(headers: Record<string, string>, body: string): string {
+  const encoding = headers['content-transfer-encoding'] ?? '';
+  if (/quoted-printable/i.test(encoding)) {
     const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-    body = Buffer.from(bytes, 'latin1').toString('utf8');
-  } else if (/base64/i.test(headers['content-transfer-encoding'] ?? '')) {
-    body = Buffer.from(body, 'base64').toString('utf8');
+    return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
   }
-  return { headers, text: body.replace(/\r\n/g, '\n') };
+  if (/base64/i.test(encoding)) return Buffer.from(body, 'base64').toString('utf8').replace(/\r\n/g, '\n');
+  return body.replace(/\r\n/g, '\n');
+}
+
+/** The message's headers and its text and HTML parts (a single part, or multipart/alternative). */
+function parse(raw: string): { headers: Record<string, string>; text: string; html: string | null } {
+  const { headers, body } = split(raw);
+  const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
+  if (!/^multipart\//i.test(headers['content-type'] ?? '') || boundary === undefined) return { headers, text: decode(headers, body), html: null };
+  let text = '';
+  let html: string | null = null;
+  for (const chunk of body.split(`--${boundary}`).slice(1)) {
+    if (chunk.startsWith('--')) break;
+    const part = split(chunk.replace(/^\r\n/, '').replace(/\r\n$/, ''));
+    const type = part.headers['content-type'] ?? 'text/plain';
+    if (/^text\/html/i.test(type)) html = decode(part.headers, part.body);
+    else if (/^text\/plain/i.test(type)) text = decode(part.headers, part.body);
+  }
+  return { headers, text, html };
 }

@@ -4,6 +4,7 @@ export interface ClaimedEmail {
   readonly to: string;
   readonly subject: string;
   readonly body: string;
+  readonly html: string | null;
   /** This attempt's number (1 for the first). */
   readonly attempt: number;
 }
@@ -45,6 +46,8 @@ export interface MailMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** The HTML alternative, if any. */
+  readonly html: string | null;
   /** Stable per outbox row, so a receiving system can tell copies apart (`Message-ID`). */
   readonly messageId: string;
 }

@@ -60,6 +60,7 @@ export class EmailDelivery {
       to: email.to,
       subject: email.subject,
       text: email.body,
+      html: email.html,
       messageId: `<outbox-${email.id}@${this.config.botDomain}>`,
     });
     const now = this.clock.now();

@@ -26,7 +26,14 @@ export class SmtpMailTransport extends MailTransport {
 
   async send(m: MailMessage): Promise<TransportOutcome> {
     try {
-      const info = await this.smtp().sendMail({ from: m.from, to: m.to, subject: m.subject, text: m.text, messageId: m.messageId });
+      const info = await this.smtp().sendMail({
+        from: m.from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        ...(m.html === null ? {} : { html: m.html }),
+        messageId: m.messageId,
+      });
       return { kind: 'sent', response: String(info.response ?? '') };
     } catch (e) {
       return classify(e as SmtpError);

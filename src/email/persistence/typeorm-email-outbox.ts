@@ -8,6 +8,7 @@ interface ClaimedRow {
   to_address: string;
   subject: string;
   body: string;
+  html_body: string | null;
   attempts: number;
 }
 
@@ -28,13 +29,13 @@ export class TypeOrmEmailOutbox extends EmailOutbox {
        WHERE id = (
          SELECT id FROM email_outbox WHERE status = 'pending' AND next_attempt_at <= $1
          ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, to_address, subject, body, attempts`,
+       RETURNING id, to_address, subject, body, html_body, attempts`,
         [now],
       ),
     );
     const row = rows[0];
     if (row === undefined) return null;
-    return { id: String(row.id), to: row.to_address, subject: row.subject, body: row.body, attempt: row.attempts };
+    return { id: String(row.id), to: row.to_address, subject: row.subject, body: row.body, html: row.html_body, attempt: row.attempts };
   }
 
   async markSent(email: ClaimedEmail, now: Date): Promise<void> {

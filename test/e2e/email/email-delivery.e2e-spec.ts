@@ -52,6 +52,10 @@ it('delivers an invitation over SMTP: the server receives it once, the row says 
   expect(mail.headers['message-id']).toBe(`<outbox-${queued.id}@chat.example.com>`);
   expect(mail.text).toContain('http://chat.example.com/accounts/do_confirm/');
   expect(mail.text.trim()).toBe(queued.body.trim());
+  expect(mail.headers['content-type']).toMatch(/^multipart\/alternative/);
+  expect(mail.html!.trim()).toBe(queued.html_body.trim());
+  const link = /<a href="(http:\/\/chat\.example\.com\/accounts\/do_confirm\/[a-z0-9]+)">Join Demo Organization<\/a>/.exec(mail.html!);
+  expect(mail.text).toContain(`<${link![1]}>`); // the same link in both parts
   expect(queued).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
   expect(queued.sent_at).toEqual(t.clock.now());
 
