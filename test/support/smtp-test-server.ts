@@ -17,8 +17,11 @@ export interface ReceivedMail {
   user: string | null;
 }
 
-/** What the server answers to the end of a message: accept, or an SMTP error reply. */
-export type DataReply = 'accept' | { code: number; message: string };
+/**
+ * What the server answers to the end of a message: accept, an SMTP error reply, or nothing ever
+ * (`hang`: the client waits; recorded in `attempts` with code 0).
+ */
+export type DataReply = 'accept' | 'hang' | { code: number; message: string };
 
 /**
  * A real SMTP server (the `smtp-server` package) on 127.0.0.1, random port, no TLS, any login
@@ -38,6 +41,7 @@ export class SmtpTestServer {
     const s = new SmtpTestServer();
     s.server = new SMTPServer({
       authOptional: true,
+      closeTimeout: 1000,
       disabledCommands: ['STARTTLS'],
       logger: false,
       onAuth: (auth, _session, cb) => cb(null, { user: auth.username }),
@@ -47,6 +51,10 @@ export class SmtpTestServer {
         stream.on('end', () => {
           const to = session.envelope.rcptTo.map((a) => a.address);
           const reply = s.replies.shift() ?? 'accept';
+          if (reply === 'hang') {
+            s.attempts.push({ to, code: 0 });
+            return;
+          }
           if (reply !== 'accept') {
             s.attempts.push({ to, code: reply.code });
             const err = new Error(reply.message) as Error & { responseCode: number };

@@ -31,9 +31,13 @@ export class EmailDelivery {
     private readonly logger: AppLogger,
   ) {}
 
-  /** How long a claim may last before it counts as interrupted: every SMTP step at its limit, and then some. */
+  /**
+   * How long a claim may last before it counts as interrupted: connecting, the greeting and two
+   * more steps each at their limit. (A send that still finishes later records its outcome
+   * anyway: a late success turns the row `sent`; nothing is ever sent again.)
+   */
   get interruptedAfterMs(): number {
-    return 4 * this.config.emailSendTimeoutMs + 60_000;
+    return 4 * this.config.emailSendTimeoutMs;
   }
 
   /**
