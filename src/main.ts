@@ -79,6 +79,11 @@ async function main(): Promise<void> {
 
   const boot = app.get(BootstrapService).lastResult!;
   const lines = [`Server listening on http://${config.host}:${config.port}`, `Organization URL: ${config.externalUrl}`];
+  lines.push(
+    config.emailConfigured
+      ? `Email: delivered over SMTP from ${config.emailFrom}`
+      : 'Email: not configured (SMTP_URL unset): emails stay in the email_outbox table',
+  );
   if (boot.created) {
     lines.push(`Created the organization "${config.realmName}" with owner ${config.ownerEmail}`);
     if (boot.generatedPassword) lines.push(`Owner password (shown only once): ${boot.generatedPassword}`);

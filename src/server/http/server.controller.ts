@@ -26,17 +26,17 @@ export class ServerController {
   }
 
   /**
-   * Readiness: 200 once the database answers, 503 otherwise. With REDIS_URL, `redis` tells
-   * whether the shared rate-limit store answers (`down` does not make the node unready: it
-   * then counts in process).
+   * Readiness: 200 once the database answers, 503 otherwise; `details` tells what is not set up
+   * (email without SMTP_URL: emails stay in the outbox) and, with REDIS_URL, whether the shared
+   * rate-limit store answers (`down` does not make the node unready: it then counts in process).
    */
   @Get('health')
   @RawResponse()
   async health(@Res({ passthrough: true }) res: Response) {
     const store = this.limiter.storeState();
-    const redis = store === 'local' ? {} : { redis: store };
-    if (await this.database.isReachable()) return { status: 'ok', ...redis };
+    const details = { email: this.config.emailConfigured ? 'configured' : 'not configured', ...(store === 'local' ? {} : { redis: store }) };
+    if (await this.database.isReachable()) return { status: 'ok', details };
     res.status(503);
-    return { status: 'unavailable', ...redis };
+    return { status: 'unavailable', details };
   }
 }

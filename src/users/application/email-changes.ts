@@ -1,4 +1,4 @@
-import { badRequest } from '@app/domain/shared';
+import { badRequest, escapeHtml } from '@app/domain/shared';
 import { type Actor, emailPolicyViolation, isAdmin, isValidEmail } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import type { RealmRecord } from '../../realm/index.js';
@@ -43,6 +43,12 @@ function confirmNewEmail(o: { realmId: number; to: string; oldEmail: string; rea
       '',
       'If you did not request this change, please contact the organization administrators immediately.',
       '',
+    ].join('\n'),
+    html: [
+      '<p>Hi,</p>',
+      `<p>We received a request to change the email address for the account on <a href="${escapeHtml(o.realmUrl)}">${escapeHtml(o.realmUrl)}</a> from ${escapeHtml(o.oldEmail)} to ${escapeHtml(o.to)}. To confirm this change, please click below:</p>`,
+      `<p><a href="${escapeHtml(o.url)}">Confirm email change</a></p>`,
+      '<p>If you did not request this change, please contact the organization administrators immediately.</p>',
     ].join('\n'),
   };
 }

@@ -39,7 +39,7 @@ const fetchApiKey = (s: ServerProcess, username: string, password: string) =>
   fetch(`${s.url}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username, password }) });
 
 it('both report the shared store in /health', async () => {
-  for (const s of [a, b]) expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'ok', redis: 'up' });
+  for (const s of [a, b]) expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'ok', details: { email: 'not configured', redis: 'up' } });
 });
 
 it('refuses on B the login attempt that A’s failures used up', async () => {
