@@ -34,6 +34,7 @@ export const CONTEXT_DEPENDENCIES = {
   push: ['realm', 'users'],
   server: ['realm'],
   presence: ['realm', 'users', 'channels'],
+  email: [],
   events: ['realm', 'emoji', 'users', 'channels', 'messages', 'drafts', 'invitations', 'push', 'server', 'presence'],
 };
 

@@ -21,6 +21,8 @@ import { ChannelFolderNamesWhenActive1765713013000 } from './1765713013000-Chann
 import { UploadQuota1765800000100 } from './1765800000100-UploadQuota.js';
 import { EventJournalXid1765900000000 } from './1765900000000-EventJournalXid.js';
 import { SettingsVersion1765900000100 } from './1765900000100-SettingsVersion.js';
+import { BackgroundJobs1765900000200 } from './1765900000200-BackgroundJobs.js';
+import { EventQueues1765900001000 } from './1765900001000-EventQueues.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   UploadQuota1765800000100,
   EventJournalXid1765900000000,
   SettingsVersion1765900000100,
+  BackgroundJobs1765900000200,
+  EventQueues1765900001000,
 ];

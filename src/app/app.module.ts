@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ChannelsModule } from '../channels/channels.module.js';
 import { DraftsModule } from '../drafts/drafts.module.js';
+import { EmailModule } from '../email/email.module.js';
 import { EmojiModule } from '../emoji/emoji.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { InvitationsModule } from '../invitations/invitations.module.js';
@@ -33,6 +34,7 @@ const CONTEXT_MODULES = [
   PushModule,
   ServerModule,
   PresenceModule,
+  EmailModule,
   EventsModule,
 ];
 

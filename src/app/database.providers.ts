@@ -9,6 +9,13 @@ import { StatementCounter } from '../shared/persistence/statement-counter.js';
 const MIGRATION_LOCK = 0x5ec0002;
 
 /**
+ * Pools being closed. pg-pool's end() calls back once it has asked its idle connections to close,
+ * not once they have: a database stopped right after (the embedded one, at shutdown) may still
+ * terminate them, which is expected then and not worth a warning.
+ */
+const closing = new WeakSet<DataSource>();
+
+/**
  * Opens the pool and applies pending migrations (serialised across servers by an advisory lock).
  * An idle pooled connection that breaks (the database restarted, its backend was terminated) is
  * dropped by the pool and reported to `logger`; the next request opens a fresh one. The pool
@@ -18,7 +25,14 @@ export async function openDataSource(url: string, counter?: StatementCounter, lo
   const ds = new DataSource({
     ...dataSourceOptions(url),
     ...(counter ? { logging: ['query'], logger: counter } : {}),
-    ...(logger ? { poolErrorHandler: (err: unknown) => logger.warn({ err }, 'idle database connection lost') } : {}),
+    ...(logger
+      ? {
+          poolErrorHandler: (err: unknown) => {
+            if (closing.has(ds)) logger.debug({ err }, 'idle database connection closed during shutdown');
+            else logger.warn({ err }, 'idle database connection lost');
+          },
+        }
+      : {}),
   });
   await ds.initialize();
   guardPool(ds, strict ? 'throw' : 'warn', logger);
@@ -49,6 +63,7 @@ export const dataSourceProvider = {
 export class DataSourceCloser implements OnApplicationShutdown {
   constructor(private readonly ds: DataSource) {}
   async onApplicationShutdown(): Promise<void> {
+    closing.add(this.ds);
     if (this.ds.isInitialized) await this.ds.destroy();
   }
 }

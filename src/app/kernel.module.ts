@@ -12,10 +12,11 @@ import { SettingsInvalidation } from '../shared/application/settings-invalidatio
 import { UnitOfWork } from '../shared/application/unit-of-work.js';
 import { Argon2PasswordHasher } from '../shared/auth/argon2-password-hasher.js';
 import { LibraryAccountRules } from '../shared/auth/library-account-rules.js';
-import { SlidingWindowRateLimiter } from '../shared/application/rate-limiter.js';
+import { InProcessRateLimiter, RateLimiter } from '../shared/application/rate-limiter.js';
 import { ServerConfig } from '../shared/config/server-config.js';
 import { AppLogger } from '../shared/logging/logger.js';
 import { JournalSignal } from '../shared/persistence/journal-signal.js';
+import { redisClient, RedisRateLimiter } from '../shared/persistence/redis-rate-limiter.js';
 import { TypeOrmDatabaseHealth } from '../shared/persistence/typeorm-database-health.js';
 import { DataSourceCloser, dataSourceProvider, statementCounterProvider } from './database.providers.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
@@ -44,7 +45,14 @@ export class KernelModule {
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },
       { provide: OrganizationSettingsCache, useValue: new OrganizationSettingsCache() },
       { provide: SettingsInvalidation, useExisting: OrganizationSettingsCache },
-      { provide: SlidingWindowRateLimiter, useValue: new SlidingWindowRateLimiter() },
+      {
+        // REDIS_URL: one count for every server process (closed at shutdown); else each process counts alone.
+        provide: RateLimiter,
+        useFactory: (): RateLimiter =>
+          config.redisUrl === undefined
+            ? new InProcessRateLimiter()
+            : new RedisRateLimiter(redisClient(config.redisUrl), config.redisPrefix, logger),
+      },
       statementCounterProvider,
       dataSourceProvider,
       DataSourceCloser,

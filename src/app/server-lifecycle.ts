@@ -32,6 +32,11 @@ export async function startEmbeddedDatabase(config: ServerConfig, logger: Logger
 /** The start-up banner (printed once, when the server listens; the process tests wait for its first line). */
 export function bannerLines(config: ServerConfig, boot: BootSummary): string[] {
   const lines = [`Server listening on http://${config.host}:${config.port}`, `Organization URL: ${config.externalUrl}`];
+  lines.push(
+    config.emailConfigured
+      ? `Email: delivered over SMTP from ${config.emailFrom}`
+      : 'Email: not configured (SMTP_URL unset): emails stay in the email_outbox table',
+  );
   if (config.workers > 1) lines.push(`Worker processes: ${config.workers}`);
   if (boot.created) {
     lines.push(`Created the organization "${config.realmName}" with owner ${config.ownerEmail}`);

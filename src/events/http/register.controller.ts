@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { CurrentActor } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
-import { QueueOpener } from '../application/event-journal-cursor.js';
+import { QueueOpener } from '../application/queue-opener.js';
 import { EventQueues } from '../application/event-queues.js';
 import { PresenceSection } from '../application/presence-section.js';
 import { RegisterSections } from '../application/register-sections.js';
@@ -23,9 +23,9 @@ export class RegisterController {
   ) {}
 
   /**
-   * POST /register (spec 30 §2.3): the queue is created first, then the organization's event
-   * sequence number is read, then the state: events up to that number are in the state and
-   * are dropped from the queue; later ones reach it. `last_event_id` is therefore -1.
+   * POST /register (spec 30 §2.3): the queue is created first, with the database's snapshot,
+   * then the state is read: events of the transactions that snapshot saw committed are in the
+   * state and never reach the queue; later ones do. `last_event_id` is therefore -1.
    */
   @ApiPost('register')
   async registerClient(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterDto) {
@@ -99,8 +99,8 @@ export class RegisterController {
   }
 
   @Delete('events')
-  deleteQueue(@CurrentActor() actor: Actor, @ZulipParams() p: DeleteQueueDto) {
-    this.queues.delete(p.queue_id, actor.userId);
+  async deleteQueue(@CurrentActor() actor: Actor, @ZulipParams() p: DeleteQueueDto) {
+    await this.queues.delete(p.queue_id, actor.userId);
     return {};
   }
 }

@@ -9,13 +9,12 @@ import { EVENTS_CHANNEL } from '../../shared/persistence/event-journal.js';
 import { JournalSignal } from '../../shared/persistence/journal-signal.js';
 import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
 import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../shared/application/settings-invalidation.js';
-import { EventJournalCursor } from '../application/event-journal-cursor.js';
 import { EventQueues } from '../application/event-queues.js';
-import { JournalSnapshot } from '../application/journal-snapshot.js';
+import { QueueStore } from '../application/queue-store.js';
+import { Clock } from '../../shared/application/clock.js';
 
 const CATCH_UP_MS = 2_000;
 const PRUNE_MS = 5 * 60_000;
-const RETENTION_MINUTES = 60;
 /** How the LISTEN connection shows in pg_stat_activity. */
 export const LISTENER_APPLICATION_NAME = 'svc-event-listener';
 const RECONNECT_BASE_MS = 250;
@@ -54,7 +53,7 @@ export function reconnectDelayMs(attempt: number, random: number): number {
  * events committed meanwhile arrive once, and every cached setting is dropped.
  */
 @Injectable()
-export class PgEventListener extends EventJournalCursor implements OnModuleInit, OnApplicationShutdown {
+export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
   /** The listening connection; null while disconnected. */
   private client: pg.Client | null = null;
   /** Connections already given up (each is mourned once, however many errors it reports). */
@@ -82,9 +81,9 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     private readonly scheduler: Scheduler,
     private readonly settings: SettingsInvalidation,
     private readonly journal: JournalSignal,
-  ) {
-    super();
-  }
+    private readonly store: QueueStore,
+    private readonly clock: Clock,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     // This process's own commits start a pass at once; other processes' arrive by NOTIFY.
@@ -166,20 +165,6 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     this.cancelReconnect = this.scheduler.after(reconnectDelayMs(this.attempt, this.scheduler.random()), () => void this.connect());
   }
 
-  /**
-   * Called by POST /register after creating a queue and before reading the initial state: the
-   * current snapshot. Before any pass, it also sets B to its xmin: later events are then read.
-   */
-  async snapshot(): Promise<JournalSnapshot> {
-    const [row] = await this.ds.query(`SELECT pg_current_snapshot()::text AS s`);
-    const snapshot = JournalSnapshot.parse(row.s);
-    if (this.boundary === null) {
-      this.boundary = String(snapshot.xmin);
-      void this.catchUp(); // events notified while B was unknown
-    }
-    return snapshot;
-  }
-
   /** Asks for a pass; resolves when it (and any asked for meanwhile) has run. */
   catchUp(): Promise<void> {
     this.passAgain = true;
@@ -198,13 +183,12 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     }
   }
 
-  /** One pass: delivers the events of the transactions from B up to the oldest one running. */
+  /**
+   * One pass: reads the rows of the transactions from B up to the oldest one running (the first
+   * pass only sets B), hands them to the queues' window and wakes the polls they concern.
+   */
   private async pass(): Promise<void> {
     const from = this.boundary;
-    const created = this.queues.created;
-    const empty = this.queues.isEmpty;
-    // Before B is known, the first queue's snapshot sets it; until then a pass could skip its events.
-    if (from === null && !empty) return;
     const rows: { x: string; held: boolean; xid: string | null; payload: ClientEvent | null }[] = await this.ds.query(
       // X computed once (a materialized CTE, read through subqueries) and "held" as the newest
       // visible xid (one backward step on the (xid, id) index): written inline, the planner
@@ -213,26 +197,19 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
        SELECT (SELECT x FROM s)::text AS x, coalesce((SELECT max(xid) FROM events) >= (SELECT x FROM s), false) AS held,
          e.xid::text AS xid, e.payload
        FROM (SELECT 1) AS one
-       LEFT JOIN LATERAL (SELECT xid, id, payload FROM events WHERE $2 AND xid >= $1::xid8 AND xid < (SELECT x FROM s)) AS e ON true
+       LEFT JOIN LATERAL (SELECT xid, id, payload FROM events WHERE $1::xid8 IS NOT NULL AND xid >= $1::xid8 AND xid < (SELECT x FROM s)) AS e ON true
        ORDER BY e.xid, e.id`,
-      [from, !empty],
+      [from],
     );
     const x = rows[0].x;
-    if (empty) {
-      // No queue wanted these events; B may move on only if none was opened during the read.
-      if (this.queues.created === created) this.boundary = x;
-      else this.passAgain = true;
-      return;
-    }
-    for (const r of rows) {
-      if (r.xid === null) continue;
-      try {
-        this.queues.deliver(Number(r.xid), r.payload!);
-      } catch (err) {
-        this.logger.warn({ err, xid: r.xid }, 'event delivery failed');
-      }
-    }
+    const read = rows.filter((r) => r.xid !== null).map((r) => ({ xid: Number(r.xid), event: r.payload! }));
+    this.queues.window.append(Number(from ?? x), Number(x), read, this.clock.now().getTime());
     this.boundary = x;
+    try {
+      this.queues.received(read);
+    } catch (err) {
+      this.logger.warn({ err }, 'waking event polls failed');
+    }
     if (rows[0].held) this.retryHeldBack();
     else this.retryMs = HELD_BACK_RETRY_FIRST_MS;
   }
@@ -248,18 +225,8 @@ export class PgEventListener extends EventJournalCursor implements OnModuleInit,
     });
   }
 
-  /**
-   * Drops journal rows older than the retention that this process has read past (a row of a
-   * long transaction is older than its COMMIT). Nothing is numbered from older rows any more,
-   * so no row needs to stay.
-   */
+  /** Drops the journal rows no queue needs any more (one process at a time). */
   private async prune(): Promise<void> {
-    if (this.boundary === null) return;
-    await this.ds
-      .query(`${BACKGROUND_SQL}DELETE FROM events WHERE created < now() - make_interval(mins => $1) AND xid < $2::xid8`, [
-        RETENTION_MINUTES,
-        this.boundary,
-      ])
-      .catch((err) => this.logger.warn({ err }, 'event journal prune failed'));
+    await this.store.pruneJournal().catch((err) => this.logger.warn({ err }, 'event journal prune failed'));
   }
 }

@@ -1,6 +1,7 @@
+import { escapeHtml } from '@app/domain/shared';
 import type { OutgoingEmail } from '../../shared/application/email-sender.js';
 
-/** Zulip's zerver/emails/invitation (plain-text part), naming the organization instead of the product. */
+/** Zulip's zerver/emails/invitation (plain-text and HTML parts), naming the organization instead of the product. */
 export function invitationEmail(o: {
   realmId: number;
   to: string;
@@ -22,6 +23,13 @@ export function invitationEmail(o: {
       'To get started, click the link below.',
       `    <${o.activateUrl}>`,
       '',
+    ].join('\n'),
+    html: [
+      '<p>Hi there,</p>',
+      `<p>${escapeHtml(o.referrerName)} (<a href="mailto:${escapeHtml(o.referrerEmail)}">${escapeHtml(o.referrerEmail)}</a>) wants you to join them on <b>${escapeHtml(o.realmName)}</b>.</p>`,
+      '<p>To get started, click the link below.</p>',
+      `<p><a href="${escapeHtml(o.activateUrl)}">Join ${escapeHtml(o.realmName)}</a></p>`,
+      `<p>Or copy this address into your browser: ${escapeHtml(o.activateUrl)}</p>`,
     ].join('\n'),
   };
 }

@@ -14,8 +14,12 @@ const BATCH = 50;
  * the usual case the device is active when the client gets its answer; one the relay could not
  * take yet (network, 5xx, a configuration problem of this server) waits in the database and is
  * retried with growing delays by `runDue` (PushRegistrationPoller) until the relay answers or a
- * day has passed. Each job is claimed with a lease first, so two runners never send it twice,
- * and the relay is never called inside a database transaction.
+ * day has passed. Each job is claimed with a lease first (`FOR UPDATE SKIP LOCKED`, then a
+ * committed lease time and token), so runners of any number of processes never send it twice
+ * while a lease lasts, and the relay is never called inside a database transaction. A lease
+ * lasts twice the relay timeout plus a minute; only a runner stalled beyond that (its job then
+ * claimed again) can make the relay see one registration twice, which the relay takes as the
+ * same registration, and its late result is dropped (the lease token no longer matches).
  */
 @Injectable()
 export class PushRegistrationRunner {
@@ -60,6 +64,11 @@ export class PushRegistrationRunner {
       const device = await tx.pushDevices.lockDeviceById(job.realmId, job.deviceId);
       const current = await tx.pushDevices.lockJob(job.realmId, job.id);
       if (current === null) return; // replaced by a newer registration meanwhile
+      if (current.leaseToken !== job.leaseToken) {
+        // Our lease ran out and another runner claimed the job: its outcome is the one recorded.
+        this.logger.warn({ deviceId: job.deviceId }, 'push device registration was taken over by another runner; this result is dropped');
+        return;
+      }
       if (device === null) return tx.pushDevices.deleteJob(job.realmId, job.id);
       if (result.ok) {
         const { state, event } = registrationAccepted(device, job.registration);

@@ -9,6 +9,12 @@ export interface RegistrationJob {
   /** Failed attempts so far. */
   readonly attempts: number;
   readonly queuedAt: Date;
+  /**
+   * Set by each claim: the runner whose claim this is. A runner records its relay call's result
+   * only while the job still carries its token (another runner may have taken the job over
+   * once the lease ran out).
+   */
+  readonly leaseToken: string | null;
 }
 
 /** A device the relay accepted, with what a notification to it needs. */

@@ -46,9 +46,10 @@ interface JobRow {
   encrypted_push_registration: string;
   attempts: number;
   queued_at: Date;
+  lease_token: string | null;
 }
 
-const JOB_COLUMNS = `id, realm_id, device_id, token_id, bouncer_public_key, encrypted_push_registration, attempts, queued_at`;
+const JOB_COLUMNS = `id, realm_id, device_id, token_id, bouncer_public_key, encrypted_push_registration, attempts, queued_at, lease_token`;
 
 const toJob = (r: JobRow): RegistrationJob => ({
   id: String(r.id),
@@ -57,6 +58,7 @@ const toJob = (r: JobRow): RegistrationJob => ({
   registration: { tokenId: r.token_id, bouncerPublicKey: r.bouncer_public_key, encryptedPushRegistration: r.encrypted_push_registration },
   attempts: r.attempts,
   queuedAt: r.queued_at,
+  leaseToken: r.lease_token,
 });
 
 export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
@@ -210,7 +212,7 @@ export class TypeOrmPushQueries extends PushQueries {
   async claimDueJobs(o: { now: Date; leaseUntil: Date; limit: number; jobId?: string }): Promise<RegistrationJob[]> {
     const rows = returnedRows<JobRow>(
       await this.ds.query(
-        `UPDATE push_registration_jobs SET next_attempt_at = $2
+        `UPDATE push_registration_jobs SET next_attempt_at = $2, lease_token = gen_random_uuid()
          WHERE id IN (
            SELECT id FROM push_registration_jobs
            WHERE next_attempt_at <= $1 AND ($4::bigint IS NULL OR id = $4)

@@ -6,7 +6,10 @@ export interface OutgoingEmail {
   readonly kind: string;
   readonly to: string;
   readonly subject: string;
+  /** The plain-text part. */
   readonly body: string;
+  /** The same text as HTML (sent as the alternative part); absent: plain text only. */
+  readonly html?: string;
 }
 
 /**

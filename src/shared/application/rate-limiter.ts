@@ -25,40 +25,78 @@ export interface RateDecision {
 }
 
 /**
+ * Where the counts live: this process alone (`local`), or a store the server processes share,
+ * reachable (`up`) or not (`down`: this process counts alone until it is back).
+ */
+export type RateStoreState = 'local' | 'up' | 'down';
+
+/**
  * Zulip's sliding-window limiter: a request is allowed when, for every rule, fewer than `max`
  * requests were counted within the last `windowSeconds`. Refused requests are not counted.
- * In-process memory: one server process keeps its own counts.
+ * A key is always used with the same rules (its name says which: `user:`, `ip:`, …).
+ * `nowMs` comes from the injected Clock, so every adapter slides the same window.
  */
-export class SlidingWindowRateLimiter {
+export abstract class RateLimiter {
+  abstract hit(key: string, rules: readonly RateRule[], nowMs: number): Promise<RateDecision>;
+  /** Forgets a key's history (a successful login clears its failures). */
+  abstract clear(key: string): Promise<void>;
+  abstract storeState(): RateStoreState;
+}
+
+/** The decision for a key whose counted request times (ascending) are `times`. */
+export function slidingWindowDecision(times: readonly number[], rules: readonly RateRule[], nowMs: number): RateDecision {
+  let retryAfterMs = 0;
+  let limit = Infinity;
+  let remaining = Infinity;
+  let resetAt = nowMs;
+  for (const rule of rules) {
+    const windowStart = nowMs - rule.windowSeconds * 1000;
+    const inWindow = times.filter((t) => t > windowStart);
+    if (inWindow.length >= rule.max) {
+      const freeAt = inWindow[inWindow.length - rule.max] + rule.windowSeconds * 1000;
+      retryAfterMs = Math.max(retryAfterMs, freeAt - nowMs);
+    }
+    limit = Math.min(limit, rule.max);
+    remaining = Math.min(remaining, Math.max(0, rule.max - inWindow.length - 1));
+    if (inWindow.length > 0) resetAt = Math.max(resetAt, inWindow[0] + rule.windowSeconds * 1000);
+  }
+  const allowed = retryAfterMs === 0;
+  return { allowed, limit, remaining: allowed ? remaining : 0, resetAt: Math.ceil(resetAt / 1000), retryAfter: retryAfterMs / 1000 };
+}
+
+export const longestWindowMs = (rules: readonly RateRule[]): number => Math.max(...rules.map((r) => r.windowSeconds)) * 1000;
+
+/** The counts in this process's memory: one server process keeps its own. */
+export class InProcessRateLimiter extends RateLimiter {
   private readonly history = new Map<string, number[]>();
 
-  hit(key: string, rules: readonly RateRule[], nowMs: number): RateDecision {
-    const longest = Math.max(...rules.map((r) => r.windowSeconds)) * 1000;
-    const times = (this.history.get(key) ?? []).filter((t) => t > nowMs - longest);
-    let retryAfter = 0;
-    let limit = Infinity;
-    let remaining = Infinity;
-    let resetAt = nowMs;
-    for (const rule of rules) {
-      const windowStart = nowMs - rule.windowSeconds * 1000;
-      const inWindow = times.filter((t) => t > windowStart);
-      if (inWindow.length >= rule.max) {
-        const freeAt = inWindow[inWindow.length - rule.max] + rule.windowSeconds * 1000;
-        retryAfter = Math.max(retryAfter, (freeAt - nowMs) / 1000);
-      }
-      limit = Math.min(limit, rule.max);
-      remaining = Math.min(remaining, Math.max(0, rule.max - inWindow.length - 1));
-      if (inWindow.length > 0) resetAt = Math.max(resetAt, inWindow[0] + rule.windowSeconds * 1000);
-    }
-    const allowed = retryAfter === 0;
-    if (allowed) times.push(nowMs);
-    if (times.length > 0) this.history.set(key, times);
-    else this.history.delete(key);
-    return { allowed, limit, remaining: allowed ? remaining : 0, resetAt: Math.ceil(resetAt / 1000), retryAfter };
+  hit(key: string, rules: readonly RateRule[], nowMs: number): Promise<RateDecision> {
+    return Promise.resolve(this.hitNow(key, rules, nowMs));
   }
 
-  clear(key: string): void {
+  /** The same, synchronously (a decision and its count in one step of the event loop). */
+  hitNow(key: string, rules: readonly RateRule[], nowMs: number): RateDecision {
+    const longest = longestWindowMs(rules);
+    const times = (this.history.get(key) ?? []).filter((t) => t > nowMs - longest);
+    const decision = slidingWindowDecision(times, rules, nowMs);
+    if (decision.allowed) times.push(nowMs);
+    if (times.length > 0) this.history.set(key, times);
+    else this.history.delete(key);
+    return decision;
+  }
+
+  clear(key: string): Promise<void> {
     this.history.delete(key);
+    return Promise.resolve();
+  }
+
+  /** Forgets every key. */
+  clearAll(): void {
+    this.history.clear();
+  }
+
+  storeState(): RateStoreState {
+    return 'local';
   }
 }
 

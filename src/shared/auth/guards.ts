@@ -18,7 +18,7 @@ import type { Request, Response } from 'express';
 import { Clock } from '../application/clock.js';
 import { ServerConfig } from '../config/server-config.js';
 import { PUBLIC, REQUIRE, type Requirement } from './decorators.js';
-import { API_BY_IP, API_BY_USER, rateLimited, SlidingWindowRateLimiter } from '../application/rate-limiter.js';
+import { API_BY_IP, API_BY_USER, rateLimited, RateLimiter } from '../application/rate-limiter.js';
 
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
 
@@ -78,14 +78,13 @@ function checkAuthorizationHeader(header: string | undefined): void {
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  readonly limiter = new SlidingWindowRateLimiter();
-
   constructor(
     private readonly config: ServerConfig,
     private readonly clock: Clock,
+    private readonly limiter: RateLimiter,
   ) {}
 
-  canActivate(ctx: ExecutionContext): boolean {
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const http = ctx.switchToHttp();
     const req = http.getRequest<Request>();
     const actor = req.user as Actor | undefined;
@@ -93,8 +92,8 @@ export class RateLimitGuard implements CanActivate {
     if (actor === undefined && !req.path.startsWith('/api/')) return true; // health checks, pages
     const d =
       actor === undefined
-        ? this.limiter.hit(`ip:${clientAddress(req)}`, API_BY_IP, this.clock.now().getTime())
-        : this.limiter.hit(`user:${actor.userId}`, API_BY_USER, this.clock.now().getTime());
+        ? await this.limiter.hit(`ip:${clientAddress(req)}`, API_BY_IP, this.clock.now().getTime())
+        : await this.limiter.hit(`user:${actor.userId}`, API_BY_USER, this.clock.now().getTime());
     applyRateLimitHeaders(http.getResponse<Response>(), d);
     if (!d.allowed) throw rateLimited(d.retryAfter);
     return true;

@@ -39,6 +39,52 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function isRedisUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'redis:' || u.protocol === 'rediss:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** REDIS_URL (shared rate limits) and REDIS_PREFIX, checked. */
+function redisSettings(env: Env): { redisUrl: string | undefined; redisPrefix: string } {
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
+  return { redisUrl, redisPrefix: env.REDIS_PREFIX ?? 'svc:' };
+}
+
+/** SMTP_URL, EMAIL_FROM and the delivery worker's settings, checked. */
+function emailSettings(env: Env, botDomain: string) {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let smtp: URL;
+    try {
+      smtp = new URL(smtpUrl);
+    } catch {
+      throw new Error('SMTP_URL is not a URL');
+    }
+    if (smtp.protocol !== 'smtp:' && smtp.protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${smtp.protocol}"`);
+  }
+  const emailFrom = env.EMAIL_FROM || `noreply@${botDomain}`;
+  // A bare address or `Name <address>`.
+  if (!isValidEmail(emailFrom.replace(/^.*<([^>]*)>\s*$/, '$1'))) throw new Error(`EMAIL_FROM is not an email address: "${emailFrom}"`);
+  const s = {
+    smtpUrl,
+    emailFrom,
+    emailPollIntervalMs: int(env, 'EMAIL_POLL_INTERVAL_MS', 5000),
+    emailMaxAttempts: int(env, 'EMAIL_MAX_ATTEMPTS', 5),
+    emailRetryBaseMs: int(env, 'EMAIL_RETRY_BASE_MS', 60_000),
+    emailSendTimeoutMs: int(env, 'EMAIL_SEND_TIMEOUT_MS', 30_000),
+  };
+  if (s.emailPollIntervalMs < 0) throw new Error(`EMAIL_POLL_INTERVAL_MS must not be negative, got "${env.EMAIL_POLL_INTERVAL_MS}"`);
+  if (s.emailMaxAttempts < 1) throw new Error(`EMAIL_MAX_ATTEMPTS must be at least 1, got "${env.EMAIL_MAX_ATTEMPTS}"`);
+  if (s.emailRetryBaseMs < 0) throw new Error(`EMAIL_RETRY_BASE_MS must not be negative, got "${env.EMAIL_RETRY_BASE_MS}"`);
+  if (s.emailSendTimeoutMs <= 0) throw new Error(`EMAIL_SEND_TIMEOUT_MS must be positive, got "${env.EMAIL_SEND_TIMEOUT_MS}"`);
+  return s;
+}
+
 /**
  * Every setting of the server, read once from the environment (README lists them).
  * Tests build one with `ServerConfig.fromEnv({...})` and override what they need.
@@ -75,6 +121,10 @@ export class ServerConfig {
   readonly emailGatewayDomain: string;
   readonly logLevel: string;
   readonly rateLimiting: boolean;
+  /** Where the rate-limit counts live, shared by every server process using it (unset: in each process's memory). */
+  readonly redisUrl: string | undefined;
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  readonly redisPrefix: string;
   readonly shutdownTimeoutMs: number;
   readonly fakeEmailDomain: string;
   readonly uploadsDir: string;
@@ -109,6 +159,18 @@ export class ServerConfig {
   readonly markAllAsReadBatchSize: number;
   /** Once POST /mark_all_as_read has run this long it stops after the batch in hand and answers `complete: false`. */
   readonly markAllAsReadTimeLimitMs: number;
+  /** Where emails are delivered (`smtp://user:pass@host:port`, `smtps://…`); unset: they stay in the outbox. */
+  readonly smtpUrl: string | undefined;
+  /** The From address of every email (default `noreply@<bot domain>`, Zulip's NOREPLY_EMAIL_ADDRESS). */
+  readonly emailFrom: string;
+  /** How often the email delivery worker looks for due outbox rows; 0 turns it off. */
+  readonly emailPollIntervalMs: number;
+  /** Tries an email gets (the first included) before a temporary failure marks it failed. */
+  readonly emailMaxAttempts: number;
+  /** Delay before the first retry of a temporary failure; each further retry waits twice as long (at most an hour). */
+  readonly emailRetryBaseMs: number;
+  /** Limit of each SMTP step (connecting, greeting, socket inactivity) of one delivery. */
+  readonly emailSendTimeoutMs: number;
   /** argon2id memory cost of password hashes. */
   readonly passwordHashMemoryKib: number;
   /** Password hashes computed at once by this process (default: its share of the cores); further ones wait in a queue. */
@@ -156,6 +218,7 @@ export class ServerConfig {
     this.emailGatewayDomain = env.EMAIL_GATEWAY_DOMAIN || url.hostname;
     this.logLevel = env.LOG_LEVEL || 'info';
     this.rateLimiting = bool(env, 'RATE_LIMITING', true);
+    ({ redisUrl: this.redisUrl, redisPrefix: this.redisPrefix } = redisSettings(env));
     this.shutdownTimeoutMs = int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000);
     this.fakeEmailDomain = env.FAKE_EMAIL_DOMAIN || 'localhost';
     this.uploadsDir = env.UPLOADS_DIR || `${this.dataDir}/uploads`;
@@ -186,6 +249,14 @@ export class ServerConfig {
     if (this.passwordHashMemoryKib < 8) throw new Error(`PASSWORD_HASH_MEMORY_KIB must be at least 8, got "${env.PASSWORD_HASH_MEMORY_KIB}"`);
     if (this.passwordHashConcurrency < 1) throw new Error(`PASSWORD_HASH_CONCURRENCY must be positive, got "${env.PASSWORD_HASH_CONCURRENCY}"`);
     if (this.passwordHashQueue < 0) throw new Error(`PASSWORD_HASH_QUEUE must not be negative, got "${env.PASSWORD_HASH_QUEUE}"`);
+    ({
+      smtpUrl: this.smtpUrl,
+      emailFrom: this.emailFrom,
+      emailPollIntervalMs: this.emailPollIntervalMs,
+      emailMaxAttempts: this.emailMaxAttempts,
+      emailRetryBaseMs: this.emailRetryBaseMs,
+      emailSendTimeoutMs: this.emailSendTimeoutMs,
+    } = emailSettings(env, this.botDomain));
     if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 
@@ -213,6 +284,11 @@ export class ServerConfig {
     const url = new URL(this.externalUrl);
     url.host = `${stringId}.${url.host}`;
     return url.toString().replace(/\/+$/, '');
+  }
+
+  /** Emails are delivered over SMTP only when SMTP_URL is set; otherwise they stay in the outbox. */
+  get emailConfigured(): boolean {
+    return this.smtpUrl !== undefined;
   }
 
   get pushConfigured(): boolean {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '@app/domain/shared';
 import { type Actor, EMAIL_ADDRESS_VISIBILITY, rolesSeeing } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
@@ -85,6 +86,7 @@ export class AccountService {
         to: request.oldEmail,
         subject: 'Email address changed',
         body: `Hi,\n\nThe email associated with your account was recently changed to ${request.newEmail}. If you did not request this change, please contact the organization administrators immediately.\n`,
+        html: `<p>Hi,</p>\n<p>The email associated with your account was recently changed to ${escapeHtml(request.newEmail)}. If you did not request this change, please contact the organization administrators immediately.</p>`,
       },
       this.clock.now(),
     );

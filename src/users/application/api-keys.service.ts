@@ -8,7 +8,7 @@ import {
   AUTHENTICATE_BY_USERNAME,
   type RateDecision,
   rateLimited,
-  SlidingWindowRateLimiter,
+  RateLimiter,
 } from '../../shared/application/rate-limiter.js';
 import { RealmQueries } from '../../realm/index.js';
 import { UserQueries } from './user.ports.js';
@@ -35,7 +35,7 @@ export class ApiKeysService {
     private readonly users: UserQueries,
     private readonly realms: RealmQueries,
     private readonly hasher: PasswordHasher,
-    private readonly limiter: SlidingWindowRateLimiter,
+    private readonly limiter: RateLimiter,
     private readonly clock: Clock,
     private readonly config: ServerConfig,
   ) {}
@@ -51,7 +51,7 @@ export class ApiKeysService {
     // an unknown address is counted just like a known one.
     const key = `authenticate_by_username:${normalizedLogin(username)}`;
     if (this.config.rateLimiting) {
-      const d = this.limiter.hit(key, AUTHENTICATE_BY_USERNAME, this.clock.now().getTime());
+      const d = await this.limiter.hit(key, AUTHENTICATE_BY_USERNAME, this.clock.now().getTime());
       onRate(d);
       if (!d.allowed) throw rateLimited(d.retryAfter);
     }
@@ -66,7 +66,7 @@ export class ApiKeysService {
       c !== null && c.passwordHash !== null && password !== '' && (await this.hasher.verify(c.passwordHash, password));
     if (c === null || c.passwordHash === null) await this.hasher.burn(password); // same cost either way
     if (!ok) throw failed('Your username or password is incorrect', 'AUTHENTICATION_FAILED');
-    this.limiter.clear(key);
+    await this.limiter.clear(key);
     return { apiKey: c!.apiKey, email: c!.deliveryEmail, userId: c!.userId };
   }
 }

@@ -1,11 +1,11 @@
-import { badRequest } from '@app/domain/shared';
+import { badRequest, escapeHtml } from '@app/domain/shared';
 import { type Actor, emailPolicyViolation, isAdmin, isValidEmail } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import type { RealmRecord } from '../../realm/index.js';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
 import type { OutgoingEmail } from '../../shared/application/email-sender.js';
-import { rateLimited, type RateRule, SlidingWindowRateLimiter } from '../../shared/application/rate-limiter.js';
+import { rateLimited, type RateRule, RateLimiter } from '../../shared/application/rate-limiter.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
@@ -44,6 +44,12 @@ function confirmNewEmail(o: { realmId: number; to: string; oldEmail: string; rea
       'If you did not request this change, please contact the organization administrators immediately.',
       '',
     ].join('\n'),
+    html: [
+      '<p>Hi,</p>',
+      `<p>We received a request to change the email address for the account on <a href="${escapeHtml(o.realmUrl)}">${escapeHtml(o.realmUrl)}</a> from ${escapeHtml(o.oldEmail)} to ${escapeHtml(o.to)}. To confirm this change, please click below:</p>`,
+      `<p><a href="${escapeHtml(o.url)}">Confirm email change</a></p>`,
+      '<p>If you did not request this change, please contact the organization administrators immediately.</p>',
+    ].join('\n'),
   };
 }
 
@@ -57,7 +63,7 @@ export class EmailChanges {
     private readonly clock: Clock,
     private readonly secrets: Secrets,
     private readonly rules: AccountRules,
-    private readonly limiter: SlidingWindowRateLimiter,
+    private readonly limiter: RateLimiter,
     private readonly config: ServerConfig,
   ) {}
 
@@ -77,7 +83,7 @@ export class EmailChanges {
     await this.validate(tx, me.role as Actor['role'], realm, newEmail);
     const now = this.clock.now();
     if (this.config.rateLimiting) {
-      const d = this.limiter.hit(`email_change_by_user:${me.userId}`, EMAIL_CHANGE_BY_USER, now.getTime());
+      const d = await this.limiter.hit(`email_change_by_user:${me.userId}`, EMAIL_CHANGE_BY_USER, now.getTime());
       if (!d.allowed) throw rateLimited(d.retryAfter);
     }
     const key = this.secrets.confirmationKey();

@@ -20,7 +20,7 @@ import type { RealmRecord } from '../../realm/index.js';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
-import { AUTHENTICATE_BY_USERNAME, SlidingWindowRateLimiter } from '../../shared/application/rate-limiter.js';
+import { AUTHENTICATE_BY_USERNAME, RateLimiter } from '../../shared/application/rate-limiter.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { EmailChanges } from './email-changes.js';
@@ -62,7 +62,7 @@ export class SettingsService {
     private readonly clock: Clock,
     private readonly hasher: PasswordHasher,
     private readonly rules: AccountRules,
-    private readonly limiter: SlidingWindowRateLimiter,
+    private readonly limiter: RateLimiter,
     private readonly config: ServerConfig,
     private readonly emailChanges: EmailChanges,
     private readonly presence: PresenceSettingEffects,
@@ -89,7 +89,7 @@ export class SettingsService {
     const c = await this.queries.credentials(actor.realmId, actor.userId);
     const key = `authenticate_by_username:${c.deliveryEmail}`;
     if (this.config.rateLimiting) {
-      const d = this.limiter.hit(key, AUTHENTICATE_BY_USERNAME, this.clock.now().getTime());
+      const d = await this.limiter.hit(key, AUTHENTICATE_BY_USERNAME, this.clock.now().getTime());
       if (!d.allowed) throw badRequest(`You're making too many attempts! Try again in ${Math.floor(d.retryAfter)} seconds.`);
     }
     const ok =
@@ -100,7 +100,7 @@ export class SettingsService {
       (await this.hasher.verify(c.passwordHash, oldPassword));
     if (!ok) throw badRequest('Wrong password!');
     if (!this.rules.isStrongPassword(newPassword)) throw badRequest('New password is too weak!');
-    this.limiter.clear(key);
+    await this.limiter.clear(key);
     return { expected: c.passwordHash!, hash: await this.hasher.hash(newPassword) };
   }
 

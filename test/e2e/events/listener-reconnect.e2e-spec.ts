@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import { inject } from 'vitest';
+import { EventQueues } from '../../../src/events/application/event-queues.js';
+import { QueueStore } from '../../../src/events/application/queue-store.js';
 import { HELD_BACK_RETRY_MAX_MS, LISTENER_APPLICATION_NAME, reconnectDelayMs } from '../../../src/events/persistence/pg-event-listener.js';
 import { type Cancel, Scheduler, SystemScheduler } from '../../../src/shared/application/scheduler.js';
 import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../../src/shared/application/settings-invalidation.js';
@@ -139,19 +141,33 @@ it('backs off with growing delays while the database refuses connections, and ca
   expect(scheduler.pending).toBe(0);
 }, 60_000);
 
-it('prunes old journal rows, and later events still arrive', async () => {
-  const client = await EventClient.register(t, t.owner, { event_types: ['message'] });
-  const first = await sendDirect(t, undefined, [t.owner.id], 'before a quiet hour');
-  expect(await receivedIds(client, 1)).toEqual([first]);
+it('prunes the journal rows no queue needs any more, and later events still arrive', async () => {
+  // The queues of the tests above expire first (their timeout passes without a poll).
+  t.clock.advance(700);
+  await t.app.get(EventQueues).collectNow();
   const count = async () => (await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events`))[0].n as number;
-  expect(await count()).toBeGreaterThan(0);
-  // An hour and more passes without events: the periodic prune removes what is older (nothing is numbered from it).
-  await t.app.get(DataSource).query(`UPDATE events SET created = now() - interval '2 hours'`);
-  scheduler.runRepeating();
-  await vi.waitFor(async () => expect(await count()).toBe(0), { timeout: 30_000, interval: 25 });
+  const client = await EventClient.register(t, t.owner, { event_types: ['message'] });
+  const idle = await EventClient.register(t, t.owner, { event_types: ['message'] });
+  const first = await sendDirect(t, undefined, [t.owner.id], 'before the prune');
+  expect(await receivedIds(client, 1)).toEqual([first]);
+  const rowsOf = async (id: number) =>
+    (await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE (payload->'event'->'message'->>'id')::int = $1`, [id]))[0].n as number;
+  // The idle queue has not read it yet: its row stays.
+  await t.app.get(QueueStore).pruneJournal();
+  expect(await rowsOf(first)).toBe(1);
+  expect(await receivedIds(idle, 1)).toEqual([first]);
+  // Now every queue has read past it: the periodic prune removes it and everything older.
+  await vi.waitFor(
+    async () => {
+      scheduler.runRepeating();
+      expect(await count()).toBe(0);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 
-  const later = await sendDirect(t, undefined, [t.owner.id], 'after a quiet hour');
+  const later = await sendDirect(t, undefined, [t.owner.id], 'after the prune');
   expect(await receivedIds(client, 1)).toEqual([later]);
+  expect(await receivedIds(idle, 1)).toEqual([later]);
 }, 60_000);
 
 it('reports changed organization settings from the same connection, and drops them all after a reconnection', async () => {

@@ -370,6 +370,25 @@ describe('event queues', () => {
     expect(idle.body.events).toEqual([{ type: 'heartbeat', id: res.body.events[0].id + 1 }]);
   });
 
+  it('answers an older poll of a queue at once when a newer one arrives', async () => {
+    const a = await EventClient.register(t, alice, { event_types: ['message'] });
+    const query = { queue_id: a.queueId, last_event_id: -1 };
+    let olderAnswered = false;
+    const older = t.get('events', { as: alice, query }).then((r) => {
+      olderAnswered = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const newer = t.get('events', { as: alice, query }).then((r) => r);
+    const first = await older;
+    expectSuccess(first);
+    expect(first.body.events).toEqual([]);
+    expect(olderAnswered).toBe(true);
+    await send(bob, { content: 'for the newer poll' });
+    const second = await newer;
+    expect(second.body.events.map((e: { type: string; id: number }) => [e.type, e.id])).toEqual([['message', 0]]);
+  });
+
   it('narrows message events to the registered narrow', async () => {
     const a = await EventClient.register(t, alice, { event_types: ['message'], narrow: [['topic', 'only this']] });
     await send(bob, { topic: 'something else', content: 'no' });
@@ -401,7 +420,7 @@ describe('event queues', () => {
     const a = await EventClient.register(t, alice, { queue_lifespan_secs: 60 });
     expect(a.state.idle_queue_timeout_secs).toBe(60);
     t.clock.advance(61);
-    t.app.get(EventQueues).collectNow();
+    await t.app.get(EventQueues).collectNow();
     expectError(await t.get('events', { as: alice, query: { queue_id: a.queueId, last_event_id: -1, dont_block: true } }), 400, `Bad event queue ID: ${a.queueId}`, 'BAD_EVENT_QUEUE_ID', { queue_id: a.queueId });
   });
 

@@ -385,6 +385,31 @@ describe('POST /mobile_push/register', () => {
     t.clock.current = new Date(NOW * 1000);
   });
 
+  it('drops the late result of a runner whose lease ran out: the runner that took the job over decides', async () => {
+    const id = await newDevice(member);
+    relay.answer('register', { status: 503, raw: 'Service Unavailable' });
+    expectSuccess(await register(member, registration(id).form));
+    expect(await job(id)).toEqual({ attempts: 1, next: NOW + 60 });
+    const [{ id: jobId }] = await db.query(`SELECT id FROM push_registration_jobs WHERE device_id = $1`, [id]);
+    t.clock.advance(60);
+    relay.answer('register', 'hang');
+    try {
+      // A runner (of any process) claims the job and waits for the relay until PUSH_BOUNCER_TIMEOUT_MS.
+      const stalled = runner().runNow(String(jobId));
+      await vi.waitFor(() => expect(relay.requestsTo('register')).toHaveLength(2));
+      // Meanwhile its lease (2 × the timeout + 60 s) runs out: another runner claims the job, is refused again.
+      t.clock.advance(61);
+      relay.answer('register', { status: 503, raw: 'Service Unavailable' });
+      await runner().runNow(String(jobId));
+      expect(await job(id)).toEqual({ attempts: 2, next: NOW + 121 + 300 });
+      await stalled; // its timeout is not counted: the job is no longer its own
+      expect(await job(id)).toEqual({ attempts: 2, next: NOW + 121 + 300 });
+    } finally {
+      t.clock.current = new Date(NOW * 1000);
+    }
+    expect(relay.requestsTo('register')).toHaveLength(3);
+  });
+
   it('gives up after a day with REQUEST_EXPIRED', async () => {
     const id = await newDevice(member);
     relay.answer('register', { status: 502, raw: '' });

@@ -57,7 +57,7 @@ describe('GET /health', () => {
   it('reports ok once the database answers', async () => {
     const res = await t.http.get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', details: { email: 'not configured' } });
   });
 });
 

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { ClientEvent } from '../../shared/application/client-event.js';
+import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
+import type { JournalRow, QueuedEvent, QueueOptions, QueueRecord } from '../application/queue-record.js';
+import { timeoutSecs } from '../application/queue-record.js';
+import { type CreatedQueue, QueueStore } from '../application/queue-store.js';
+
+/** Advisory-lock keys (first of two int4 keys): one user's queue creations; the journal prune. */
+const USER_QUEUES_LOCK = 0x5eb1;
+const PRUNE_LOCK = 0x5eb2;
+
+const RECORD_COLUMNS = `id, user_id, realm_id, options, snapshot, boundary::text AS boundary, next_event_id, newest_discarded, pending, version`;
+
+interface QueueRow {
+  id: string;
+  user_id: number;
+  realm_id: number;
+  options: QueueOptions;
+  snapshot: string | null;
+  boundary: string;
+  next_event_id: number;
+  newest_discarded: number;
+  pending: QueuedEvent[];
+  version: number;
+}
+
+const toRecord = (r: QueueRow): QueueRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  realmId: r.realm_id,
+  options: r.options,
+  snapshot: r.snapshot,
+  boundary: Number(r.boundary),
+  nextEventId: r.next_event_id,
+  newestDiscarded: r.newest_discarded,
+  pending: r.pending,
+  version: r.version,
+});
+
+/**
+ * Event queues in the `event_queues` table. (TypeORM answers UPDATE and DELETE, with or without
+ * RETURNING, as [rows, count].) Transaction ids (xid8) travel as text and are kept
+ * as numbers (journal-snapshot.ts). Every statement here is one round trip outside any unit of
+ * work, except creation (cap and insert under the user's lock) and the prune.
+ */
+@Injectable()
+export class PgQueueStore extends QueueStore {
+  constructor(private readonly ds: DataSource) {
+    super();
+  }
+
+  create(id: string, userId: number, realmId: number, options: QueueOptions, nowMs: number, cap: number): Promise<CreatedQueue> {
+    return this.ds.transaction(async (em) => {
+      // Concurrent registrations of one user, on any process, count each other.
+      await em.query(`SELECT pg_advisory_xact_lock($1, $2)`, [USER_QUEUES_LOCK, userId]);
+      const [evicted]: [{ id: string }[], number] = await em.query(
+        `DELETE FROM event_queues WHERE id IN (
+           SELECT id FROM event_queues WHERE user_id = $1 ORDER BY last_polled DESC, created DESC OFFSET $2)
+         RETURNING id`,
+        [userId, cap - 1],
+      );
+      // The snapshot is taken by this statement, after its lock on the table: a journal prune
+      // (which locks the table in SHARE mode) has either seen this queue or ended before.
+      const [row]: QueueRow[] = await em.query(
+        `INSERT INTO event_queues (id, user_id, realm_id, options, snapshot, boundary, timeout_secs, last_polled)
+         SELECT $1, $2, $3, $4::jsonb, s::text, pg_snapshot_xmin(s), $5, $6 FROM pg_current_snapshot() AS s
+         RETURNING ${RECORD_COLUMNS}`,
+        [id, userId, realmId, JSON.stringify(options), timeoutSecs(options), new Date(nowMs)],
+      );
+      return { record: toRecord(row), evicted: evicted.map((e) => e.id) };
+    });
+  }
+
+  async poll(id: string, userId: number, nowMs: number): Promise<QueueRecord | null> {
+    const [rows]: [QueueRow[], number] = await this.ds.query(
+      `UPDATE event_queues SET last_polled = $3 WHERE id = $1 AND user_id = $2 RETURNING ${RECORD_COLUMNS}`,
+      [id, userId, new Date(nowMs)],
+    );
+    return rows.length === 0 ? null : toRecord(rows[0]);
+  }
+
+  async save(q: QueueRecord): Promise<boolean> {
+    const [, count]: [unknown, number] = await this.ds.query(
+      `UPDATE event_queues SET snapshot = $2, boundary = $3::xid8, next_event_id = $4, newest_discarded = $5, pending = $6::jsonb, version = version + 1
+       WHERE id = $1 AND version = $7`,
+      [q.id, q.snapshot, String(q.boundary), q.nextEventId, q.newestDiscarded, JSON.stringify(q.pending), q.version],
+    );
+    if (count === 0) return false;
+    q.version += 1;
+    return true;
+  }
+
+  async delete(id: string, userId: number): Promise<boolean> {
+    const [, count]: [unknown, number] = await this.ds.query(`DELETE FROM event_queues WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return count > 0;
+  }
+
+  async expire(waiting: readonly string[], nowMs: number): Promise<string[]> {
+    // One statement: the touched rows are left out explicitly (the DELETE does not see the CTE's update).
+    const [rows]: [{ id: string }[], number] = await this.ds.query(
+      `${BACKGROUND_SQL}WITH touched AS (UPDATE event_queues SET last_polled = $2 WHERE id = ANY($1::text[]) RETURNING id)
+       DELETE FROM event_queues WHERE last_polled <= $2::timestamptz - make_interval(secs => timeout_secs) AND id NOT IN (SELECT id FROM touched)
+       RETURNING id`,
+      [waiting, new Date(nowMs)],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async journal(realmId: number, from: number, to: number): Promise<JournalRow[]> {
+    const rows: { xid: string; payload: ClientEvent }[] = await this.ds.query(
+      `SELECT xid::text AS xid, payload FROM events WHERE realm_id = $1 AND xid >= $2::xid8 AND xid < $3::xid8 ORDER BY xid, id`,
+      [realmId, String(from), String(to)],
+    );
+    return rows.map((r) => ({ xid: Number(r.xid), event: r.payload }));
+  }
+
+  /**
+   * Deletes the journal rows below every queue's boundary (and below the oldest running
+   * transaction), on one process at a time. The SHARE lock waits for queue creations in progress
+   * and holds new ones back until COMMIT, so none starts from a boundary below what is deleted.
+   */
+  pruneJournal(): Promise<number> {
+    return this.ds.transaction(async (em) => {
+      const [{ locked }]: { locked: boolean }[] = await em.query(`${BACKGROUND_SQL}SELECT pg_try_advisory_xact_lock($1, 0) AS locked`, [PRUNE_LOCK]);
+      if (!locked) return 0;
+      await em.query(`${BACKGROUND_SQL}LOCK TABLE event_queues IN SHARE MODE`);
+      const [, count]: [unknown, number] = await em.query(
+        `${BACKGROUND_SQL}DELETE FROM events WHERE xid < least((SELECT min(boundary) FROM event_queues), pg_snapshot_xmin(pg_current_snapshot()))`,
+      );
+      return count;
+    });
+  }
+}
