@@ -8,9 +8,11 @@
 //   npm run bench        BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench
 //   BENCH_ONLY=regex     measures only the pairs whose name matches (e.g. BENCH_ONLY='100 sub')
 //   BENCH_PROFILE_DIR=d  runs the server under node --cpu-prof, writing its profile into d at exit
+//   BENCH_WORKERS=n      runs the server with WORKERS=n (n processes sharing the port; default 1)
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -19,7 +21,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const port = Number(process.env.BENCH_PORT ?? 9871);
-const ports = { server: port, pg: port + 1, floor: port + 2, serverCount: port + 3, floorCount: port + 4 };
+const workers = process.env.BENCH_WORKERS ?? '1';
+// The server's statement counters: its process on serverCount, cluster worker i on serverCount + i.
+const ports = { server: port, pg: port + 1, floor: port + 2, floorCount: port + 3, serverCount: port + 4 };
+let serverCounters = [ports.serverCount];
 const password = 'bench-Owner-passphrase-1';
 const owner = 'owner@example.com';
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
@@ -51,19 +56,28 @@ async function stop(child) {
 const children = [];
 try {
   const common = { RATE_LIMITING: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  children.push(await start('dist/src/main.js', { ...common, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []));
+  children.push(await start('dist/src/main.js', { ...common, WORKERS: workers, PORT: String(ports.server), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(ports.pg), OWNER_PASSWORD: password, SQL_COUNT_PORT: String(ports.serverCount) }, 'Server listening', profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []));
   children.push(await start('dist/bench/floor/main.js', { ...common, PORT: String(ports.floor), DATABASE_URL: databaseUrl, SQL_COUNT_PORT: String(ports.floorCount) }, 'Floor listening'));
 
+  const workerCount = workers.trim().toLowerCase() === 'auto' ? availableParallelism() : Number(workers);
+  serverCounters = Array.from({ length: workerCount > 1 ? workerCount + 1 : 1 }, (_, i) => ports.serverCount + i);
   const setup = await setUp();
   const pairs = scenarios(setup).filter((p) => only === null || only.test(p.name));
   const rows = [];
   const started = Date.now();
   for (const p of pairs) {
     const sides = { server: [], floor: [] };
+    const cpu = [];
     const statements = { server: await statementsPerRequest('server', p), floor: await statementsPerRequest('floor', p) };
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? ['server', 'floor'] : ['floor', 'server']) {
-        sides[side].push(await measure(side, p));
+        const before = { cpu: cpuSnapshot(), background: side === 'server' ? await count('server', 'background') : 0 };
+        const result = await measure(side, p);
+        if (side === 'server') {
+          const background = (await count('server', 'background')) - before.background;
+          cpu.push({ ...cpuUse(before.cpu, cpuSnapshot()), background: background / result.requests.total });
+        }
+        sides[side].push(result);
       }
     }
     const agg = (side) => ({
@@ -72,7 +86,8 @@ try {
       p99: mean(sides[side].map((r) => r.latency.p99)),
       errors: sides[side].reduce((n, r) => n + r.non2xx + r.errors, 0),
     });
-    rows.push({ name: p.name, server: agg('server'), floor: agg('floor'), statements });
+    const cpuMean = Object.fromEntries(['node', 'pg', 'generator', 'machine', 'background'].map((k) => [k, mean(cpu.map((c) => c[k]))]));
+    rows.push({ name: p.name, server: agg('server'), floor: agg('floor'), statements, cpu: cpuMean });
   }
   printTable(rows, Date.now() - started);
 } finally {
@@ -149,8 +164,10 @@ function measure(side, p) {
   const requests = p.alternate ? [p.body, p.alternate].map((body) => ({ method: p.method, path: `/api/v1${p.path}`, headers: p.headers, body })) : undefined;
   return autocannon({ url: url(side, p.path), method: p.method, headers: p.headers, body: p.body, requests, connections: p.connections ?? connections, duration: seconds });
 }
-async function count(side) {
-  return Number(await (await fetch(`http://127.0.0.1:${side === 'server' ? ports.serverCount : ports.floorCount}/`)).text());
+async function count(side, what = '') {
+  const counters = side === 'server' ? serverCounters : [ports.floorCount];
+  const counts = await Promise.all(counters.map(async (p) => Number(await (await fetch(`http://127.0.0.1:${p}/${what}`)).text())));
+  return counts.reduce((a, b) => a + b, 0);
 }
 function mean(xs) {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -189,9 +206,56 @@ async function ok(response, what = 'setup') {
   return r;
 }
 
+/**
+ * CPU time so far (clock ticks, with that of exited children a process has reaped: a pool's
+ * backend that ended meanwhile is counted in the postmaster) of the server's Node processes (the process started and its
+ * cluster workers), of the PostgreSQL processes under it (the embedded postmaster and every
+ * backend, the floor's included: it is idle while the server is measured), of this process (the
+ * load generator), and of the whole machine (busy, total), from /proc.
+ */
+function cpuSnapshot() {
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(d), { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (root) => {
+    const found = new Set([root]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, p] of procs) if (!found.has(pid) && found.has(p.ppid)) grew = found.add(pid);
+    }
+    return [...found].map((pid) => procs.get(pid)).filter(Boolean);
+  };
+  const tree = under(children[0].pid);
+  const sum = (ps) => ps.reduce((n, p) => n + p.ticks, 0);
+  const machine = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  return {
+    at: process.hrtime.bigint(),
+    node: sum(tree.filter((p) => p.comm === 'node')),
+    pg: sum(tree.filter((p) => p.comm.startsWith('postgres'))),
+    generator: procs.get(process.pid)?.ticks ?? 0,
+    machineBusy: machine.reduce((a, b) => a + b, 0) - machine[3] - machine[4],
+    machineTotal: machine.reduce((a, b) => a + b, 0),
+  };
+}
+/** % of one core each used between two snapshots; `machine`: % of all cores busy × cores (200 % = both of 2). */
+function cpuUse(a, b) {
+  const seconds = Number(b.at - a.at) / 1e9;
+  const pct = (ticks) => (ticks / 100 / seconds) * 100; // USER_HZ is 100 on Linux
+  const cores = availableParallelism();
+  return { node: pct(b.node - a.node), pg: pct(b.pg - a.pg), generator: pct(b.generator - a.generator), machine: ((b.machineBusy - a.machineBusy) / (b.machineTotal - a.machineTotal)) * 100 * cores };
+}
+
 function printTable(rows, ms) {
   const f = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds alternating order (${Math.round(ms / 1000)} s)\n`);
+  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds alternating order, server WORKERS=${workers} (${Math.round(ms / 1000)} s)\n`);
   console.log('| endpoint | server req/s | floor req/s | server ÷ floor | server p50 / p99 ms | floor p50 / p99 ms | SQL/req server | SQL/req floor | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
@@ -199,6 +263,13 @@ function printTable(rows, ms) {
       `| ${r.name} | ${Math.round(r.server.rps)} | ${Math.round(r.floor.rps)} | ${(r.server.rps / r.floor.rps).toFixed(2)}× | ` +
         `${f(r.server.p50)} / ${f(r.server.p99)} | ${f(r.floor.p50)} / ${f(r.floor.p99)} | ${f(r.statements.server)} | ${f(r.statements.floor)} | ${r.server.errors + r.floor.errors} |`,
     );
+  }
+  console.log(`\nCPU while the server was measured (% of one core; the machine has ${availableParallelism()} cores):\n`);
+  console.log('| endpoint | server Node processes | PostgreSQL | load generator | whole machine busy | CPU ms per request: Node / PostgreSQL | background SQL per request |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ms = (pct) => ((pct * 10) / r.server.rps).toFixed(1); // % of a core = 10 ms of CPU per second
+    console.log(`| ${r.name} | ${Math.round(r.cpu.node)} % | ${Math.round(r.cpu.pg)} % | ${Math.round(r.cpu.generator)} % | ${Math.round(r.cpu.machine)} % | ${ms(r.cpu.node)} / ${ms(r.cpu.pg)} | ${r.cpu.background.toFixed(2)} |`);
   }
   const ratios = rows.map((r) => r.server.rps / r.floor.rps);
   const geo = Math.exp(mean(ratios.map(Math.log)));

@@ -1,94 +1,89 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app/app.module.js';
-import { configureApp } from './configure-app.js';
-import { BootstrapService } from './users/application/bootstrap.service.js';
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { runPrimary, type WorkerMessage } from './app/cluster-primary.js';
+import type { Serving } from './app/http-server.js';
+import { bannerLines, onShutdownSignals, startEmbeddedDatabase } from './app/server-lifecycle.js';
 import { ServerConfig } from './shared/config/server-config.js';
-import { closeConnectionsAfterAnswers } from './shared/http/closing-connections.js';
-import { createLogger, PinoNestLogger } from './shared/logging/logger.js';
-import {
-  type EmbeddedDatabase,
-  ensureDatabase,
-  startEmbeddedPostgres,
-} from './shared/persistence/embedded-postgres.js';
+import { createLogger } from './shared/logging/logger.js';
+import type { EmbeddedDatabase } from './shared/persistence/embedded-postgres.js';
 
-const EMBEDDED_DATABASE = 'svc';
+/** The application, loaded only where requests are served (a cluster's primary never loads it). */
+const httpServer = () => import('./app/http-server.js');
 
-async function main(): Promise<void> {
-  const config = ServerConfig.fromEnv();
-  const logger = createLogger(config.logLevel);
+async function listen(config: ServerConfig, logger: Logger): Promise<Serving> {
+  return (await httpServer()).listen(config, logger);
+}
+
+async function close(serving: Serving | null): Promise<void> {
+  if (serving) await (await httpServer()).close(serving);
+}
+
+/** WORKERS=1: this process is the server (and starts the embedded PostgreSQL without DATABASE_URL). */
+async function serveAlone(config: ServerConfig, logger: Logger): Promise<void> {
   let embedded: EmbeddedDatabase | null = null;
-  let app: NestExpressApplication | null = null;
-  let connections: { closing(): void } | null = null;
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      logger.error('shutdown took too long: exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    try {
-      connections?.closing(); // answers from now on end their keep-alive connections
-      // Answer the waiting long-polls (heartbeats), stop accepting, finish running requests, close the pool.
-      await app?.close();
+  let serving: Serving | null = null;
+  onShutdownSignals(
+    logger,
+    config.shutdownTimeoutMs,
+    async () => {
+      await close(serving);
       if (embedded) {
         await embedded.stop(); // last: it runs in a process group of its own, so Ctrl-C did not reach it
         logger.info('embedded PostgreSQL stopped');
       }
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
+      return 0;
+    },
+    (signal) => {
+      logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
+    },
+  );
   try {
-    if (!config.databaseUrl) {
-      embedded = await startEmbeddedPostgres({
-        dataDir: config.dataDir,
-        port: config.embeddedPgPort,
-        log: { info: (m) => logger.info(m), warn: (m) => logger.warn(m) },
-      });
-      await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
-      config.databaseUrl = embedded.urlFor(EMBEDDED_DATABASE);
-      logger.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'embedded PostgreSQL started');
-    }
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, logger), {
-      bodyParser: false,
-      logger: new PinoNestLogger(logger),
-    });
-    configureApp(app);
-    connections = closeConnectionsAfterAnswers(app.getHttpServer());
-    await app.listen(config.port, config.host);
+    if (!config.databaseUrl) embedded = await startEmbeddedDatabase(config, logger);
+    serving = await listen(config, logger);
   } catch (err) {
     logger.error({ err }, 'start-up failed');
-    await app?.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     process.exit(1);
   }
+  console.log(bannerLines(config, serving.boot).join('\n'));
+}
 
-  const boot = app.get(BootstrapService).lastResult!;
-  const lines = [`Server listening on http://${config.host}:${config.port}`, `Organization URL: ${config.externalUrl}`];
-  lines.push(
-    config.emailConfigured
-      ? `Email: delivered over SMTP from ${config.emailFrom}`
-      : 'Email: not configured (SMTP_URL unset): emails stay in the email_outbox table',
-  );
-  if (boot.created) {
-    lines.push(`Created the organization "${config.realmName}" with owner ${config.ownerEmail}`);
-    if (boot.generatedPassword) lines.push(`Owner password (shown only once): ${boot.generatedPassword}`);
+/**
+ * One of WORKERS processes (node:cluster): the primary gave it DATABASE_URL and prints the
+ * banner; this process tells it when it listens. A repeated signal is ignored: Ctrl-C reaches
+ * the whole process group and the primary forwards it too (the primary handles a second Ctrl-C).
+ */
+async function serveAsWorker(config: ServerConfig, logger: Logger): Promise<void> {
+  let serving: Serving | null = null;
+  onShutdownSignals(logger, config.shutdownTimeoutMs, async () => {
+    await close(serving);
+    return 0;
+  });
+  try {
+    if (!config.databaseUrl) throw new Error('a worker process needs DATABASE_URL from the primary');
+    serving = await listen(config, logger);
+  } catch (err) {
+    logger.error({ err, pid: process.pid }, 'start-up failed');
+    process.exit(1);
   }
-  console.log(lines.join('\n'));
+  const message: WorkerMessage = { type: 'svc:listening', boot: serving.boot };
+  process.send!(message);
+}
+
+async function main(): Promise<void> {
+  let config: ServerConfig;
+  let logger: Logger;
+  try {
+    config = ServerConfig.fromEnv();
+    logger = createLogger(config.logLevel);
+  } catch (err) {
+    console.error(`start-up failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  if (cluster.isWorker) return serveAsWorker(config, logger);
+  if (config.workers > 1) return runPrimary(config, logger);
+  return serveAlone(config, logger);
 }
 
 void main();

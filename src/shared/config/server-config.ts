@@ -18,6 +18,19 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${v}"`);
 }
 
+/** Server processes at most (WORKERS): beyond this many a typo is likelier than a machine that size. */
+export const MAX_WORKERS = 64;
+
+/** WORKERS: a positive integer, or `auto` (one process per core the machine offers). */
+function workerCount(env: Env): number {
+  const v = env.WORKERS?.trim();
+  if (v === undefined || v === '') return 1;
+  if (v.toLowerCase() === 'auto') return Math.min(availableParallelism(), MAX_WORKERS);
+  const n = /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 1 && n <= MAX_WORKERS)) throw new Error(`WORKERS must be "auto" or an integer from 1 to ${MAX_WORKERS}, got "${env.WORKERS}"`);
+  return n;
+}
+
 function int(env: Env, name: string, fallback: number): number {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
@@ -79,6 +92,10 @@ function emailSettings(env: Env, botDomain: string) {
 export class ServerConfig {
   readonly host: string;
   readonly port: number;
+  /** Server processes sharing the port (node:cluster); 1: this process serves alone, as without WORKERS. */
+  readonly workers: number;
+  /** PostgreSQL connections of each server process's pool (the TypeORM data source reads DB_POOL_SIZE too). */
+  readonly dbPoolSize: number;
   /** Set by start-up: the given DATABASE_URL, or the embedded PostgreSQL's URL. */
   databaseUrl: string | undefined;
   readonly dataDir: string;
@@ -156,7 +173,7 @@ export class ServerConfig {
   readonly emailSendTimeoutMs: number;
   /** argon2id memory cost of password hashes. */
   readonly passwordHashMemoryKib: number;
-  /** Password hashes computed at once, server-wide; further ones wait in a queue. */
+  /** Password hashes computed at once by this process (default: its share of the cores); further ones wait in a queue. */
   readonly passwordHashConcurrency: number;
   /** Password hashes that may wait for a free slot; beyond that the request is answered 429. */
   readonly passwordHashQueue: number;
@@ -164,6 +181,9 @@ export class ServerConfig {
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
     this.port = int(env, 'PORT', 9991);
+    this.workers = workerCount(env);
+    this.dbPoolSize = int(env, 'DB_POOL_SIZE', 10);
+    if (this.dbPoolSize < 1) throw new Error(`DB_POOL_SIZE must be at least 1, got "${env.DB_POOL_SIZE}"`);
     this.databaseUrl = env.DATABASE_URL || undefined;
     this.dataDir = env.DATA_DIR || '.data';
     this.embeddedPgPort = int(env, 'EMBEDDED_PG_PORT', 54329);
@@ -223,7 +243,8 @@ export class ServerConfig {
     this.markAllAsReadTimeLimitMs = int(env, 'MARK_ALL_AS_READ_TIME_LIMIT_MS', BATCHED_REQUEST_BUDGET_MS);
     if (this.markAllAsReadTimeLimitMs < 0) throw new Error(`MARK_ALL_AS_READ_TIME_LIMIT_MS must not be negative, got "${env.MARK_ALL_AS_READ_TIME_LIMIT_MS}"`);
     this.passwordHashMemoryKib = int(env, 'PASSWORD_HASH_MEMORY_KIB', 65536);
-    this.passwordHashConcurrency = int(env, 'PASSWORD_HASH_CONCURRENCY', availableParallelism());
+    // Per process: with several, the machine's cores are shared among them.
+    this.passwordHashConcurrency = int(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.round(availableParallelism() / this.workers)));
     this.passwordHashQueue = int(env, 'PASSWORD_HASH_QUEUE', 32);
     if (this.passwordHashMemoryKib < 8) throw new Error(`PASSWORD_HASH_MEMORY_KIB must be at least 8, got "${env.PASSWORD_HASH_MEMORY_KIB}"`);
     if (this.passwordHashConcurrency < 1) throw new Error(`PASSWORD_HASH_CONCURRENCY must be positive, got "${env.PASSWORD_HASH_CONCURRENCY}"`);
