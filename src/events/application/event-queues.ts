@@ -3,7 +3,7 @@ import { type BeforeApplicationShutdown, Injectable, type OnApplicationShutdown 
 import { Clock } from '../../shared/application/clock.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
-import { JournalWindow } from './journal-window.js';
+import { JournalWindow, WINDOW_LIMITS } from './journal-window.js';
 import {
   absorb,
   acknowledge,
@@ -21,8 +21,13 @@ import { QueueStore } from './queue-store.js';
 export type { Capabilities, QueueOptions } from './queue-record.js';
 export { badEventQueue } from './queue-record.js';
 
-/** The journal rows a process keeps in memory for the polls it answers (older ones are read from the database). */
-const WINDOW_LIMITS = { maxRows: 5_000, maxAgeMs: 2 * 60_000 };
+/** What feeds the window: the journal listener of this process. */
+export interface JournalFeed {
+  /** Brings the window up to date (passes are skipped while no poll waits). */
+  ready(): Promise<void>;
+  /** A poll started waiting. */
+  waiting(): void;
+}
 const COLLECT_EVERY_MS = 60_000;
 
 type WakeReason = 'events' | 'heartbeat' | 'gone' | 'superseded' | 'cancel';
@@ -62,6 +67,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
   private closing = false;
   /** The window generation the waiting polls have been woken for. */
   private windowSeen = 0;
+  private feed: JournalFeed | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -89,6 +95,15 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
   onApplicationShutdown(): void {
     clearInterval(this.gcTimer);
     for (const w of [...this.waiting.values()]) w.wake('gone');
+  }
+
+  attach(feed: JournalFeed): void {
+    this.feed = feed;
+  }
+
+  /** Whether a poll waits on this process (the listener reads the journal at each commit only then). */
+  get hasWaiters(): boolean {
+    return this.waiting.size > 0;
   }
 
   /** POST /register: a new queue; its registration snapshot is taken in the same statement. */
@@ -158,6 +173,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
 
   /** Adds the queue's copies of the journal rows past its boundary that this process has read. */
   private async catchUp(q: QueueRecord): Promise<boolean> {
+    await this.feed?.ready();
     const recent = this.window.rowsFrom(q.boundary);
     if (recent !== null) return absorb(q, recent.rows, recent.end);
     const end = this.window.end;
@@ -185,6 +201,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
       addTo(this.byRealm, q.realmId, w);
       if (readsUnaddressedPublicMessages(q.options)) addTo(this.publicReaders, q.realmId, w);
       void cancelled.then(() => w.wake('cancel'));
+      this.feed?.waiting();
     });
   }
 

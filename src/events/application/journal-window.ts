@@ -14,6 +14,9 @@ export interface WindowLimits {
   readonly maxAgeMs: number;
 }
 
+/** The journal rows a process keeps in memory for the polls it answers (older ones are read from the database). */
+export const WINDOW_LIMITS: WindowLimits = { maxRows: 5_000, maxAgeMs: 2 * 60_000 };
+
 /**
  * The journal rows this process's listener read lately, kept so that a poll takes its queue's new
  * events from memory: the rows of every transaction in [start, end), where `end` is the listener's

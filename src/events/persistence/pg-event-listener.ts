@@ -11,6 +11,7 @@ import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
 import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../shared/application/settings-invalidation.js';
 import { EventQueues } from '../application/event-queues.js';
 import { QueueStore } from '../application/queue-store.js';
+import { WINDOW_LIMITS } from '../application/journal-window.js';
 import { Clock } from '../../shared/application/clock.js';
 
 const CATCH_UP_MS = 2_000;
@@ -22,6 +23,8 @@ const RECONNECT_MAX_MS = 30_000;
 /** Re-read delays while committed events wait behind an older transaction still running. */
 export const HELD_BACK_RETRY_FIRST_MS = 5;
 export const HELD_BACK_RETRY_MAX_MS = 100;
+/** Passes skipped for longer than the window keeps rows: the next one starts the window anew instead of reading them. */
+const SKIP_LIMIT_MS = WINDOW_LIMITS.maxAgeMs;
 
 /**
  * How long the `attempt`-th reconnection in a row waits: exponential backoff from 250 ms up to
@@ -45,6 +48,9 @@ export function reconnectDelayMs(attempt: number, random: number): number {
  * A row committed at or above X waits for the older transactions to end; as one of them may
  * write no event and so never NOTIFY, the pass is then repeated after a short, growing delay
  * (Scheduler). Passes never overlap; requests during a pass are merged into one more pass.
+ * Passes run at each commit only while a poll waits on this process; otherwise the journal is
+ * left alone and the next poll runs the pass first (after more than the window's age, one that
+ * only moves B, the queues reading what they miss from the database).
  *
  * There is one LISTEN connection at a time, for the journal and for changed organization
  * settings (SettingsInvalidation). When it drops (PostgreSQL reports a killed backend twice:
@@ -68,6 +74,9 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
   /** The running pass (and those requested meanwhile). */
   private passing: Promise<void> | null = null;
   private passAgain = false;
+  /** Passes were skipped (no poll waited): the window is behind the journal. */
+  private stale = false;
+  private lastPassAt = 0;
   private cancelRetry: Cancel | null = null;
   private retryMs = HELD_BACK_RETRY_FIRST_MS;
   private cancelTimers: Cancel[] = [];
@@ -88,6 +97,7 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     // This process's own commits start a pass at once; other processes' arrive by NOTIFY.
     this.journal.onCommitted(() => void this.catchUp());
+    this.queues.attach({ ready: () => this.ready(), waiting: () => void (this.stale ? this.requestPass() : undefined) });
     await this.connect();
     this.cancelTimers = [this.scheduler.every(CATCH_UP_MS, () => void this.catchUp()), this.scheduler.every(PRUNE_MS, () => void this.prune())];
   }
@@ -165,8 +175,26 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
     this.cancelReconnect = this.scheduler.after(reconnectDelayMs(this.attempt, this.scheduler.random()), () => void this.connect());
   }
 
-  /** Asks for a pass; resolves when it (and any asked for meanwhile) has run. */
+  /**
+   * The journal grew (or may have): asks for a pass, resolving when it (and any asked for
+   * meanwhile) has run. With no poll waiting on this process nobody needs the rows now: the
+   * pass is left for the next poll (ready()), so a process without waiting polls spends nothing
+   * per commit of any process.
+   */
   catchUp(): Promise<void> {
+    if (!this.queues.hasWaiters && this.boundary !== null) {
+      this.stale = true;
+      return this.passing ?? Promise.resolve();
+    }
+    return this.requestPass();
+  }
+
+  /** Before a poll reads the window: the pass skipped while no poll waited, if any. */
+  ready(): Promise<void> {
+    return this.stale || this.boundary === null ? this.requestPass() : (this.passing ?? Promise.resolve());
+  }
+
+  private requestPass(): Promise<void> {
     this.passAgain = true;
     if (this.passing === null && !this.stopped) this.passing = this.runPasses();
     return this.passing ?? Promise.resolve();
@@ -188,7 +216,12 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
    * pass only sets B), hands them to the queues' window and wakes the polls they concern.
    */
   private async pass(): Promise<void> {
-    const from = this.boundary;
+    this.stale = false; // what is committed from now on asks for another pass
+    const now = this.clock.now().getTime();
+    // After a long skip the rows since B would fall out of the window at once: start it anew at X
+    // (the queues read what they miss from the database).
+    const from = this.boundary !== null && now - this.lastPassAt > SKIP_LIMIT_MS ? null : this.boundary;
+    this.lastPassAt = now;
     const rows: { x: string; held: boolean; xid: string | null; payload: ClientEvent | null }[] = await this.ds.query(
       // X computed once (a materialized CTE, read through subqueries) and "held" as the newest
       // visible xid (one backward step on the (xid, id) index): written inline, the planner
@@ -203,7 +236,7 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
     );
     const x = rows[0].x;
     const read = rows.filter((r) => r.xid !== null).map((r) => ({ xid: Number(r.xid), event: r.payload! }));
-    this.queues.window.append(Number(from ?? x), Number(x), read, this.clock.now().getTime());
+    this.queues.window.append(Number(from ?? x), Number(x), read, now);
     this.boundary = x;
     try {
       this.queues.received(read);

@@ -48,6 +48,19 @@ function isRedisUrl(v: string): boolean {
   }
 }
 
+/** The password hasher's settings, checked; per process: with several (WORKERS), the machine's cores are shared among them. */
+function passwordHashSettings(env: Env, workers: number) {
+  const s = {
+    passwordHashMemoryKib: int(env, 'PASSWORD_HASH_MEMORY_KIB', 65536),
+    passwordHashConcurrency: int(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.round(availableParallelism() / workers))),
+    passwordHashQueue: int(env, 'PASSWORD_HASH_QUEUE', 32),
+  };
+  if (s.passwordHashMemoryKib < 8) throw new Error(`PASSWORD_HASH_MEMORY_KIB must be at least 8, got "${env.PASSWORD_HASH_MEMORY_KIB}"`);
+  if (s.passwordHashConcurrency < 1) throw new Error(`PASSWORD_HASH_CONCURRENCY must be positive, got "${env.PASSWORD_HASH_CONCURRENCY}"`);
+  if (s.passwordHashQueue < 0) throw new Error(`PASSWORD_HASH_QUEUE must not be negative, got "${env.PASSWORD_HASH_QUEUE}"`);
+  return s;
+}
+
 /** REDIS_URL (shared rate limits) and REDIS_PREFIX, checked. */
 function redisSettings(env: Env): { redisUrl: string | undefined; redisPrefix: string } {
   const redisUrl = env.REDIS_URL || undefined;
@@ -242,13 +255,11 @@ export class ServerConfig {
     if (this.markAllAsReadBatchSize < 1) throw new Error(`MARK_ALL_AS_READ_BATCH_SIZE must be at least 1, got "${env.MARK_ALL_AS_READ_BATCH_SIZE}"`);
     this.markAllAsReadTimeLimitMs = int(env, 'MARK_ALL_AS_READ_TIME_LIMIT_MS', BATCHED_REQUEST_BUDGET_MS);
     if (this.markAllAsReadTimeLimitMs < 0) throw new Error(`MARK_ALL_AS_READ_TIME_LIMIT_MS must not be negative, got "${env.MARK_ALL_AS_READ_TIME_LIMIT_MS}"`);
-    this.passwordHashMemoryKib = int(env, 'PASSWORD_HASH_MEMORY_KIB', 65536);
-    // Per process: with several, the machine's cores are shared among them.
-    this.passwordHashConcurrency = int(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.round(availableParallelism() / this.workers)));
-    this.passwordHashQueue = int(env, 'PASSWORD_HASH_QUEUE', 32);
-    if (this.passwordHashMemoryKib < 8) throw new Error(`PASSWORD_HASH_MEMORY_KIB must be at least 8, got "${env.PASSWORD_HASH_MEMORY_KIB}"`);
-    if (this.passwordHashConcurrency < 1) throw new Error(`PASSWORD_HASH_CONCURRENCY must be positive, got "${env.PASSWORD_HASH_CONCURRENCY}"`);
-    if (this.passwordHashQueue < 0) throw new Error(`PASSWORD_HASH_QUEUE must not be negative, got "${env.PASSWORD_HASH_QUEUE}"`);
+    ({
+      passwordHashMemoryKib: this.passwordHashMemoryKib,
+      passwordHashConcurrency: this.passwordHashConcurrency,
+      passwordHashQueue: this.passwordHashQueue,
+    } = passwordHashSettings(env, this.workers));
     ({
       smtpUrl: this.smtpUrl,
       emailFrom: this.emailFrom,

@@ -65,7 +65,7 @@ it('keeps every acknowledged message, delivers each once, answers 503 meanwhile 
     const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
     expect(killed.rowCount).toBeGreaterThan(0);
     const down = await t.get('/health', { as: null });
-    expect({ status: down.status, body: down.body }).toEqual({ status: 503, body: { status: 'unavailable' } });
+    expect({ status: down.status, body: down.body }).toEqual({ status: 503, body: { status: 'unavailable', details: { email: 'not configured' } } });
     await vi.waitFor(() => expect(everySender('outage', false)).toBe(true), conditions);
 
     await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);

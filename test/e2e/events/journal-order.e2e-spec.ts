@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { EventQueues } from '../../../src/events/application/event-queues.js';
 import { HELD_BACK_RETRY_FIRST_MS, HELD_BACK_RETRY_MAX_MS, PgEventListener } from '../../../src/events/persistence/pg-event-listener.js';
 import type { ClientEvent } from '../../../src/shared/application/client-event.js';
 import { type Cancel, Scheduler, SystemScheduler } from '../../../src/shared/application/scheduler.js';
@@ -168,4 +169,24 @@ it('leaves out of a new queue exactly the events its registration snapshot saw c
   expect(all[0]).toMatchObject({ alert_words: ['running at register'] });
   expect(messageIds(all)).toEqual([after]);
   expect(messageIds(all)).not.toContain(before);
+}, 60_000);
+
+it('reads the journal at each commit only while a poll waits on the process; a poll first reads what was left', async () => {
+  const queues = t.app.get(EventQueues);
+  const client = await EventClient.register(t, users[1], { event_types: ['message'] });
+  expect(await client.drain()).toEqual([]);
+  const before = queues.window.end;
+  // No poll waits: the commit (and an explicit request) leave the journal unread.
+  const first = await sendToChannel(t, users[2], 'race', 'lazy', 'read by the next poll');
+  await t.app.get(PgEventListener).catchUp();
+  expect(queues.window.end).toBe(before);
+  expect(messageIds(await client.ofType('message', 1))).toEqual([first]);
+  expect(queues.window.end).toBeGreaterThan(before!);
+  // A poll waits: the next commit's pass wakes it.
+  const waiting = t.get('events', { as: users[1], query: { queue_id: client.queueId, last_event_id: client.lastEventId } });
+  const answered = waiting.then((r) => r);
+  await vi.waitFor(() => expect(queues.hasWaiters).toBe(true), { timeout: 10_000, interval: 10 });
+  const second = await sendToChannel(t, users[2], 'race', 'lazy', 'wakes the waiting poll');
+  const res = await answered;
+  expect(messageIds(res.body.events)).toEqual([second]);
 }, 60_000);
