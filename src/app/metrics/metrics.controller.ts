@@ -38,7 +38,9 @@ export class MetricsController {
       throw new DomainError('Metrics token required: Authorization: Bearer <METRICS_TOKEN>', 'METRICS_TOKEN_REQUIRED', 'unauthorized');
     }
     if (!tokenMatches(m[1], token)) throw new DomainError('Invalid metrics token', 'INVALID_METRICS_TOKEN', 'forbidden');
-    const body = await this.metrics.registry.metrics();
+    const body = await this.metrics.exposition().catch(() => {
+      throw new DomainError('The metrics of the other server processes are not available; try again later.', 'METRICS_UNAVAILABLE', 'bad_gateway');
+    });
     res.type(this.metrics.registry.contentType);
     return body;
   }

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { answerPrimaryWith, askPrimary, inCluster } from './cluster-metrics.js';
 
 /** Seconds: the usual API answers, and long-polls answered by a heartbeat (EVENT_HEARTBEAT_SECONDS, 45 s). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -56,6 +57,12 @@ export class ServerMetrics implements OnApplicationShutdown {
         this.set(waiting());
       },
     });
+    if (inCluster()) answerPrimaryWith(this.registry);
+  }
+
+  /** The exposition a scrape gets: this process's metrics, or with WORKERS > 1 every worker's, merged by the primary. */
+  exposition(): Promise<string> {
+    return inCluster() ? askPrimary() : this.registry.metrics();
   }
 
   /** The source of `svc_event_polls_waiting` (the event queues of this process). */
