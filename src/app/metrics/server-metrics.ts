@@ -45,7 +45,7 @@ export class ServerMetrics implements OnApplicationShutdown {
       registers,
     });
     this.eventsDelivered = new Counter({ name: 'svc_events_delivered_total', help: 'Events in the answers of GET /api/v1/events', registers });
-    this.messagesSent = new Counter({ name: 'svc_messages_sent_total', help: 'Messages committed (sent, scheduled ones delivered, reminders)', registers });
+    this.messagesSent = new Counter({ name: 'svc_messages_sent_total', help: 'Messages committed (sent through the API, scheduled ones delivered, the notification bot’s)', registers });
     this.poolGauges(registers);
     this.databaseGauges(registers);
     const waiting = () => this.waitingPolls(); // prom-client calls collect() with the gauge as `this`
