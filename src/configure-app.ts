@@ -5,6 +5,9 @@ import { DomainError } from '@app/domain/shared';
 import type { NextFunction, Request, Response } from 'express';
 import { BODY_LIMITS, requestTooLarge, tooManyParameters } from './shared/http/multipart.js';
 import { ServerConfig } from './shared/config/server-config.js';
+import { AppLogger } from './shared/logging/logger.js';
+import { observeRequests } from './app/metrics/request-observer.js';
+import { ServerMetrics } from './app/metrics/server-metrics.js';
 
 /** Body-parser failures become Zulip errors before Nest turns them into plain 400s. */
 function translateBodyErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
@@ -37,6 +40,8 @@ function refuseDeclaredOversizedBody(req: Request, res: Response, next: NextFunc
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
+  // First: every request is counted and logged once answered, whatever answers it.
+  app.use(observeRequests(app.get(ServerMetrics), app.get(AppLogger)));
   // No ETag on API answers (Zulip sends none): Express would hash every JSON body for it (the
   // hashing step of every answer in the server_settings profile). Uploads are streamed and never
   // had one.

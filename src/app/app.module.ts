@@ -19,7 +19,11 @@ import { MultipartBodyInterceptor } from '../shared/http/multipart-body.intercep
 import { EnvelopeInterceptor } from '../shared/http/envelope.interceptor.js';
 import { PathTextPipe } from '../shared/http/path-params.js';
 import { UsersModule } from '../users/users.module.js';
+import { EventQueues } from '../events/application/event-queues.js';
 import { CrossContextPorts } from './cross-context.ports.js';
+import { EventsDeliveredInterceptor } from './metrics/events-delivered.interceptor.js';
+import { MetricsController } from './metrics/metrics.controller.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { KernelModule } from './kernel.module.js';
 
 /** Every context's Nest module, in dependency order (see CONTEXT_DEPENDENCIES in eslint.config.js). */
@@ -54,7 +58,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [KernelModule.register(config, logger), ContextsModule],
-          providers: [
+      controllers: [MetricsController],
+      providers: [
         { provide: APP_GUARD, useClass: ApiAuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: RequirementsGuard },
@@ -63,6 +68,13 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: MultipartBodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: PathTextPipe },
+        { provide: APP_INTERCEPTOR, useClass: EventsDeliveredInterceptor },
+        {
+          // svc_event_polls_waiting reads the polls waiting in this process's event queues.
+          provide: 'metrics:waiting-polls',
+          useFactory: (metrics: ServerMetrics, queues: EventQueues) => metrics.watchPolls(() => queues.waitingPolls),
+          inject: [ServerMetrics, EventQueues],
+        },
       ],
     };
   }

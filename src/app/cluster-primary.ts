@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { ServerConfig } from '../shared/config/server-config.js';
 import type { EmbeddedDatabase } from '../shared/persistence/embedded-postgres.js';
+import { serveWorkersMetrics } from './metrics/cluster-metrics.js';
 import { bannerLines, type BootSummary, onShutdownSignals, startEmbeddedDatabase } from './server-lifecycle.js';
 
 /** What a worker tells the primary (over the cluster's IPC channel) once it listens. */
@@ -60,6 +61,7 @@ class ClusterPrimary {
       process.exit(1);
     });
     process.on('exit', () => this.killAll()); // however the primary ends, no worker outlives it
+    if (this.config.metricsToken !== undefined) serveWorkersMetrics(); // GET /metrics on any worker: every worker's
     let boot: BootSummary;
     try {
       if (!this.config.databaseUrl) {

@@ -19,6 +19,7 @@ import { JournalSignal } from '../shared/persistence/journal-signal.js';
 import { redisClient, RedisRateLimiter } from '../shared/persistence/redis-rate-limiter.js';
 import { TypeOrmDatabaseHealth } from '../shared/persistence/typeorm-database-health.js';
 import { DataSourceCloser, dataSourceProvider, statementCounterProvider } from './database.providers.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
 /** The kernel's ports and adapters every context uses: configuration, time, secrets, the database. */
@@ -56,6 +57,7 @@ export class KernelModule {
       statementCounterProvider,
       dataSourceProvider,
       DataSourceCloser,
+      ServerMetrics,
     ];
     return {
       module: KernelModule,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ClientEvent } from '../shared/application/client-event.js';
 import { OrganizationSettingsCache } from '../shared/application/settings-cache.js';
@@ -7,6 +7,7 @@ import { appendEvents } from '../shared/persistence/event-journal.js';
 import { JournalSignal } from '../shared/persistence/journal-signal.js';
 import { bindSettingsScope, TxSettingsScope } from '../shared/persistence/settings-scope.js';
 import { insideTransaction } from './connection-guard.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { TRANSACTION_CONTRIBUTIONS } from './transaction-contributions.js';
 
 /** Unique constraint → the error of the rule it protects, from every context. */
@@ -29,6 +30,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     private readonly ds: DataSource,
     private readonly settings: OrganizationSettingsCache,
     private readonly journal: JournalSignal,
+    @Optional() private readonly metrics?: ServerMetrics,
   ) {
     super();
   }
@@ -36,6 +38,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const scope = new TxSettingsScope(this.settings);
     let journaled = false;
+    let messages = 0;
     try {
       const out = await this.ds
         .transaction((em) =>
@@ -46,17 +49,24 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
             const out = await work(tx);
             if (pending.length > 0) await appendEvents(em, pending);
             journaled = pending.length > 0;
+            messages = messagesIn(pending);
             return out;
           }),
         )
         .catch(translateConstraintViolation);
       if (journaled) this.journal.committed();
+      this.metrics?.messageCommitted(messages);
       return out;
     } finally {
       // Also after a failed COMMIT: whether it took effect is unknown, so assume it did.
       if (scope.wroteSettings) this.settings.all();
     }
   }
+}
+
+/** Messages among a transaction's events: one `message` event per message (a new message, a scheduled one delivered). */
+function messagesIn(events: readonly ClientEvent[]): number {
+  return new Set(events.filter((e) => e.event.type === 'message').map((e) => (e.event.message as { id?: unknown } | undefined)?.id)).size;
 }
 
 function repositoriesOn(em: EntityManager): TxRepositories {

@@ -106,6 +106,11 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     return this.waiting.size > 0;
   }
 
+  /** How many polls wait on this process (read-only, for the metrics). */
+  get waitingPolls(): number {
+    return this.waiting.size;
+  }
+
   /** POST /register: a new queue; its registration snapshot is taken in the same statement. */
   async create(userId: number, realmId: number, o: QueueOptions): Promise<{ id: string; timeoutSecs: number }> {
     const { record, evicted } = await this.store.create(randomUUID(), userId, realmId, o, this.clock.now().getTime(), this.config.maxEventQueuesPerUser);

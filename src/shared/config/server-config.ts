@@ -68,6 +68,13 @@ function redisSettings(env: Env): { redisUrl: string | undefined; redisPrefix: s
   return { redisUrl, redisPrefix: env.REDIS_PREFIX ?? 'svc:' };
 }
 
+/** METRICS_TOKEN: at least 16 characters without spaces (it travels in an `Authorization: Bearer` header). */
+function metricsToken(env: Env): string | undefined {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && !/^\S{16,}$/.test(token)) throw new Error('METRICS_TOKEN must be at least 16 characters, without spaces');
+  return token;
+}
+
 /** SMTP_URL, EMAIL_FROM and the delivery worker's settings, checked. */
 function emailSettings(env: Env, botDomain: string) {
   const smtpUrl = env.SMTP_URL || undefined;
@@ -190,6 +197,8 @@ export class ServerConfig {
   readonly passwordHashConcurrency: number;
   /** Password hashes that may wait for a free slot; beyond that the request is answered 429. */
   readonly passwordHashQueue: number;
+  /** The Bearer token of GET /metrics; unset: /metrics answers 404. */
+  readonly metricsToken: string | undefined;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -268,6 +277,7 @@ export class ServerConfig {
       emailRetryBaseMs: this.emailRetryBaseMs,
       emailSendTimeoutMs: this.emailSendTimeoutMs,
     } = emailSettings(env, this.botDomain));
+    this.metricsToken = metricsToken(env);
     if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 

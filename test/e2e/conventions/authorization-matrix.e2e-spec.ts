@@ -69,6 +69,7 @@ const DENIED = err('Insufficient permission');
 const NOT_ADMIN_400 = err('Must be an organization administrator');
 const NO_USER = err('No such user');
 const BAD_CHANNEL = err('Invalid channel ID');
+const METRICS_TOKEN_REQUIRED = err('Metrics token required: Authorization: Bearer <METRICS_TOKEN>', 'METRICS_TOKEN_REQUIRED', 401);
 const CANNOT_ADMINISTER = err('You do not have permission to administer this channel.', 'CANNOT_ADMINISTER_CHANNEL');
 
 type Overrides = Partial<Expectation>;
@@ -1226,6 +1227,9 @@ const TABLE: Row[] = [
   // ---- server
   { route: 'GET /api/v1/server_settings', req: () => ({ path: 'server_settings' }), expect: open() },
   { route: 'GET /health', req: () => ({ path: '/health' }), expect: open() },
+  // Not Zulip's: Prometheus metrics, only with `Authorization: Bearer <METRICS_TOKEN>` (set for
+  // this app); no account's credentials are that token (metrics.e2e-spec: wrong token, right token).
+  { route: 'GET /metrics', req: () => ({ path: '/metrics' }), expect: e(METRICS_TOKEN_REQUIRED, { anonymous: METRICS_TOKEN_REQUIRED }) },
 
   // ---- presence, typing
   { route: 'POST /api/v1/users/me/presence', req: () => ({ path: 'users/me/presence', form: { status: 'active' } }), expect: humans() },
@@ -1367,7 +1371,7 @@ let db: pg.Client;
 let c: Ctx;
 
 beforeAll(async () => {
-  t = await TestApp.start();
+  t = await TestApp.start({ METRICS_TOKEN: 'matrix-metrics-token-0123456789' });
   db = new pg.Client({ connectionString: t.databaseUrl });
   await db.connect();
   c = new Ctx(t, db);
@@ -1452,7 +1456,8 @@ it("refuses another organization's credentials on this organization's address on
   // organization owner's): here its key is simply not that account's.
   const foreign = { ...c.acct.other!, host: undefined };
   const answers: Record<string, Outcome> = {};
-  for (const row of TABLE.filter((r) => !r.variant && r.expect.anonymous !== OK)) {
+  // GET /metrics takes a token of its own, never Zulip credentials (its row: every caller refused alike).
+  for (const row of TABLE.filter((r) => !r.variant && r.expect.anonymous !== OK && r.route !== 'GET /metrics')) {
     const [method, pattern] = row.route.split(' ');
     const path = pattern.replace(/:[a-z_]+/g, '1').replace(/\*[a-z_]+/g, 'x');
     answers[row.route] = outcomeOf(await send(c, method, { path }, foreign), path);

@@ -51,7 +51,7 @@ const PRECAUTIONS: Record<string, string> = {
   'DELETE /api/v1/users/me, DELETE /api/v1/users/:user_id, PATCH /api/v1/users/:user_id, DELETE/PATCH /api/v1/bots/:bot_id, POST …/api_key/regenerate':
     'may deactivate, demote, re-key or re-own the fuzzing accounts: after every 2xx write, their users rows (active, role, API key, email, bot owner) and their organizations are put back by SQL',
   'HEAD (sent now and then instead of GET)': 'has no body by definition: only the status (< 500) and the database are checked',
-  'raw routes (@RawResponse: uploads, emoji images, the email-confirmation page, /health)':
+  'raw routes (@RawResponse: uploads, emoji images, the email-confirmation page, /health, /metrics)':
     'write files or HTML pages by design: their 2xx bodies and non-JSON error pages are not checked for the envelope; a JSON body on them still must be one',
 };
 
@@ -166,7 +166,8 @@ async function knownStrings(): Promise<string[]> {
 beforeAll(async () => {
   // The server's error log, read after each 5xx to name its cause.
   const log = pino({ level: 'error' }, { write: (line: string) => void serverErrors.push(line) });
-  t = await TestApp.start({ EVENT_HEARTBEAT_SECONDS: '0' }, log);
+  // METRICS_TOKEN set: GET /metrics answers its refusals (no generated request carries the token) instead of 404.
+  t = await TestApp.start({ EVENT_HEARTBEAT_SECONDS: '0', METRICS_TOKEN: 'fuzz-metrics-token-0123456789' }, log);
   const roles = await t.createRoleAccounts();
   accounts = {
     owner: t.owner,

@@ -72,7 +72,11 @@ describe('secrets never reach the log', () => {
       const log = lines.join('\n');
       expect(log).toContain('unhandled error');
       expect(log).toContain('/api/v1/users/me/api_key/regenerate');
+      // The request's own info line (metrics.e2e-spec: its fields) is in the log read here.
+      const line = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request' && l.route === '/api/v1/users/me/api_key/regenerate');
+      expect(line).toMatchObject({ level: 30, method: 'POST', status: 500, userId: t.owner.id });
       for (const s of ['query-secret-1', 'query-secret-2', 'query-secret-3', t.owner.apiKey]) expect(log).not.toContain(s);
+      expect(log).not.toContain(Buffer.from(`${t.owner.email}:${t.owner.apiKey}`).toString('base64'));
     } finally {
       await sql(`DROP TRIGGER test_fail_key ON users`);
       await sql(`DROP FUNCTION test_fail_key()`);

@@ -1,0 +1,37 @@
+import type { Actor } from '@app/domain/users';
+import type { NextFunction, Request, Response } from 'express';
+import type { AppLogger } from '../../shared/logging/logger.js';
+import { type ServerMetrics, UNMATCHED_ROUTE } from './server-metrics.js';
+
+/** The route pattern a request matched (`/api/v1/messages/:message_id`), never its URL. */
+export function routeOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? path : UNMATCHED_ROUTE;
+}
+
+/**
+ * Express middleware, first of all: when a request's answer ends (or its connection closes
+ * first), it is counted in the request metrics and logged in one `info` line: method, route
+ * pattern, status, duration in ms and the caller's user id when authenticated. Never the URL
+ * (its query string), the body or any header: nothing secret can reach this line.
+ */
+export function observeRequests(metrics: ServerMetrics, logger: AppLogger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = process.hrtime.bigint();
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const route = routeOf(req);
+      // A connection closed before the answer ended: 499, as nginx logs it.
+      const status = res.writableFinished ? res.statusCode : 499;
+      metrics.answered(req.method, route, status, seconds);
+      const userId = (req.user as Actor | undefined)?.userId;
+      logger.info({ method: req.method, route, status, ms: Math.round(seconds * 10_000) / 10, ...(userId === undefined ? {} : { userId }) }, 'request');
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    next();
+  };
+}
