@@ -170,4 +170,20 @@ describe('rate limits (RATE_LIMITING on)', () => {
     for (const who of ['a', 'b', 'c']) expect((await ask(`${who}@example.com`, { as: limited })).status).toBe(200);
     expect((await ask('d@example.com', { as: limited })).status).toBe(429); // the client's sixth in a day
   });
+
+  it('a reset clears the address’s failed logins (Zulip’s do_change_password)', async () => {
+    const email = 'locked-out@example.com';
+    const password = 'Locked-out-correct-horse-battery';
+    expect((await limited.post('users', { form: { email, password, full_name: 'Locked Out' } })).status).toBe(200);
+    const tryLogin = (pw: string) => limited.post('fetch_api_key', { as: null, form: { username: email, password: pw } });
+    limited.clock.advance(86_400); // the client's daily email allowance is back
+    expect((await ask(email, { as: limited })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await tryLogin('wrong')).status).toBe(401);
+    expect((await tryLogin(password)).status).toBe(429);
+    const [row] = await limited.sql(`SELECT body FROM email_outbox WHERE to_address = $1 AND kind = 'password_reset'`, [email]);
+    const path = /\/accounts\/password\/reset\/[0-9a-f]{64}\//.exec(row.body)![0];
+    const form = { new_password1: 'Fresh-battery-staple-horse-correct', new_password2: 'Fresh-battery-staple-horse-correct' };
+    expect((await limited.post(path, { as: null, form })).status).toBe(200);
+    expect((await tryLogin('Fresh-battery-staple-horse-correct')).status).toBe(200);
+  });
 });
