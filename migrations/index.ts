@@ -23,6 +23,7 @@ import { EventJournalXid1765900000000 } from './1765900000000-EventJournalXid.js
 import { SettingsVersion1765900000100 } from './1765900000100-SettingsVersion.js';
 import { BackgroundJobs1765900000200 } from './1765900000200-BackgroundJobs.js';
 import { EventQueues1765900001000 } from './1765900001000-EventQueues.js';
+import { PasswordResetTokens1766000000700 } from './1766000000700-PasswordResetTokens.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SettingsVersion1765900000100,
   BackgroundJobs1765900000200,
   EventQueues1765900001000,
+  PasswordResetTokens1766000000700,
 ];

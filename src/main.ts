@@ -6,6 +6,7 @@ import { bannerLines, onShutdownSignals, startEmbeddedDatabase } from './app/ser
 import { ServerConfig } from './shared/config/server-config.js';
 import { createLogger } from './shared/logging/logger.js';
 import type { EmbeddedDatabase } from './shared/persistence/embedded-postgres.js';
+import { assertWritable, writableDirs } from './shared/persistence/writable-dirs.js';
 
 /** The application, loaded only where requests are served (a cluster's primary never loads it). */
 const httpServer = () => import('./app/http-server.js');
@@ -82,6 +83,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (cluster.isWorker) return serveAsWorker(config, logger);
+  try {
+    // Before anything starts: an unwritable data or uploads directory is an operator's mistake to name now.
+    await assertWritable(writableDirs(config));
+  } catch (err) {
+    console.error(`start-up failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
   if (config.workers > 1) return runPrimary(config, logger);
   return serveAlone(config, logger);
 }

@@ -16,6 +16,9 @@ import { CustomProfileFieldQueries } from './application/custom-profile-fields.p
 import { CustomProfileFieldsService } from './application/custom-profile-fields.service.js';
 import { EmailChanges } from './application/email-changes.js';
 import { NewAccounts } from './application/new-accounts.js';
+import { LoginNotices } from './application/login-notices.js';
+import { PasswordResetService } from './application/password-reset.service.js';
+import { PasswordResetController } from './http/password-reset.controller.js';
 import { FullMembersRefresh } from './application/full-members.js';
 import { Authenticator } from './application/authenticator.js';
 import { ProfileData } from './application/profile-data.js';
@@ -59,11 +62,14 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UserGroupsController,
     FetchApiKeyController,
     ConfirmEmailController,
+    PasswordResetController,
   ],
   providers: [
     UsersService,
     BootstrapService,
     NewAccounts,
+    LoginNotices,
+    PasswordResetService,
     FullMembersRefresh,
     UserGroupsService,
     UserStatusService,

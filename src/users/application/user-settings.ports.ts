@@ -66,10 +66,38 @@ export abstract class EmailChangeRepository {
   abstract markUsed(id: number): Promise<void>;
 }
 
+/** An emailed password-reset link, found by the SHA-256 of its token. */
+export interface PasswordResetLink {
+  id: number;
+  realmId: number;
+  userId: number;
+  expiresAt: Date;
+  used: boolean;
+}
+
+export abstract class PasswordResetRepository {
+  abstract create(r: { realmId: number; userId: number; tokenSha256: string; now: Date; expiresAt: Date }): Promise<void>;
+  /** Locked for the rest of the transaction; null when unknown. */
+  abstract findForUpdate(tokenSha256: string): Promise<PasswordResetLink | null>;
+  /** Marks this link used and every other unused link of the user too (a reset ends them all). */
+  abstract useAll(userId: number, now: Date): Promise<void>;
+}
+
 export abstract class UserSettingsQueries {
   abstract settingsOf(realmId: number, userId: number): Promise<UserSettings>;
   /** What checking the user's current password needs. */
   abstract credentials(realmId: number, userId: number): Promise<{ passwordHash: string | null; deliveryEmail: string; passwordAuthEnabled: boolean }>;
+  /** What the new-login email needs to know about the user (null: no such user). */
+  abstract loginNoticeFacts(realmId: number, userId: number): Promise<LoginNoticeFacts | null>;
+}
+
+export interface LoginNoticeFacts {
+  deliveryEmail: string;
+  isBot: boolean;
+  dateJoined: Date;
+  enableLoginEmails: boolean;
+  timezone: string;
+  twentyFourHourTime: boolean;
 }
 
 declare module '../../shared/application/unit-of-work.js' {
@@ -77,5 +105,6 @@ declare module '../../shared/application/unit-of-work.js' {
     readonly userSettings: UserSettingsRepository;
     readonly accounts: AccountRepository;
     readonly emailChanges: EmailChangeRepository;
+    readonly passwordResets: PasswordResetRepository;
   }
 }

@@ -32,6 +32,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
 import { NewAccounts } from './new-accounts.js';
+import { accountRegisteredEmail } from './account-emails.js';
 import { NewUserAnnouncements, NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
 import { CustomProfileFieldQueries } from './custom-profile-fields.ports.js';
 import { presentProfileData } from './custom-profile-fields.views.js';
@@ -152,6 +153,9 @@ export class UsersService {
       const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
       tx.afterCommit(toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]));
       await this.announcements.userJoined(tx, actor.realmId, { id: userId, fullName }, this.clock.now());
+      // Zulip's send_account_registered_email: the new user learns where and how to log in.
+      const welcome = { realmId: realm.id, to: email, realmName: realm.name, realmUrl: this.config.realmUrl(realm.stringId) };
+      await tx.emails.send(accountRegisteredEmail(welcome), this.clock.now());
       return userId;
     });
   }

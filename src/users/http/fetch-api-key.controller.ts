@@ -1,8 +1,8 @@
 import { ApiPost } from '../../shared/http/routes.js';
-import { Controller, Headers, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Headers, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { Public } from '../../shared/auth/decorators.js';
-import { applyRateLimitHeaders } from '../../shared/auth/guards.js';
+import { applyRateLimitHeaders, clientAddress } from '../../shared/auth/guards.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { RealmResolver } from '../../realm/index.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
@@ -20,10 +20,12 @@ export class FetchApiKeyController {
   async fetch(
     @ZulipParams() p: FetchApiKeyDto,
     @Headers('host') host: string | undefined,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
     const realmId = await this.realms.resolve(host);
-    const r = await this.apiKeys.fetchApiKey(realmId, p.username, p.password, (d) => applyRateLimitHeaders(res, d));
+    const client = { userAgent: req.get('user-agent') ?? '', ip: clientAddress(req) };
+    const r = await this.apiKeys.fetchApiKey(realmId, p.username, p.password, (d) => applyRateLimitHeaders(res, d), client);
     return { api_key: r.apiKey, email: r.email, user_id: r.userId };
   }
 }

@@ -13,6 +13,9 @@ import {
   type AccountState,
   AccountRepository,
   type EmailChangeRequest,
+  type LoginNoticeFacts,
+  type PasswordResetLink,
+  PasswordResetRepository,
   EmailChangeRepository,
   UserSettingsQueries,
   UserSettingsRepository,
@@ -198,6 +201,32 @@ export class TypeOrmEmailChangeRepository extends EmailChangeRepository {
   }
 }
 
+export class TypeOrmPasswordResetRepository extends PasswordResetRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async create(r: { realmId: number; userId: number; tokenSha256: string; now: Date; expiresAt: Date }): Promise<void> {
+    await this.em.query(
+      `INSERT INTO password_reset_tokens (realm_id, user_id, token_sha256, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [r.realmId, r.userId, r.tokenSha256, r.now, r.expiresAt],
+    );
+  }
+
+  async findForUpdate(tokenSha256: string): Promise<PasswordResetLink | null> {
+    const [row] = await this.em.query(
+      `SELECT id, realm_id, user_id, expires_at, used_at FROM password_reset_tokens WHERE token_sha256 = $1 FOR UPDATE`,
+      [tokenSha256],
+    );
+    if (row === undefined) return null;
+    return { id: Number(row.id), realmId: row.realm_id, userId: row.user_id, expiresAt: row.expires_at, used: row.used_at !== null };
+  }
+
+  async useAll(userId: number, now: Date): Promise<void> {
+    await this.em.query(`UPDATE password_reset_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, [userId, now]);
+  }
+}
+
 @Injectable()
 export class TypeOrmUserSettingsQueries extends UserSettingsQueries {
   constructor(private readonly ds: DataSource) {
@@ -216,5 +245,21 @@ export class TypeOrmUserSettingsQueries extends UserSettingsQueries {
       [realmId, userId],
     );
     return { passwordHash: row.password_hash, deliveryEmail: row.delivery_email, passwordAuthEnabled: row.password_auth_enabled };
+  }
+
+  async loginNoticeFacts(realmId: number, userId: number): Promise<LoginNoticeFacts | null> {
+    const [row] = await this.ds.query(
+      `SELECT delivery_email, is_bot, date_joined, enable_login_emails, timezone, twenty_four_hour_time FROM users WHERE realm_id = $1 AND id = $2`,
+      [realmId, userId],
+    );
+    if (row === undefined) return null;
+    return {
+      deliveryEmail: row.delivery_email,
+      isBot: row.is_bot,
+      dateJoined: row.date_joined,
+      enableLoginEmails: row.enable_login_emails,
+      timezone: row.timezone ?? '',
+      twentyFourHourTime: row.twenty_four_hour_time,
+    };
   }
 }

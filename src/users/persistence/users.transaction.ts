@@ -10,6 +10,7 @@ import { TypeOrmUserGroupRepository } from './typeorm-user-group.repository.js';
 import {
   TypeOrmAccountRepository,
   TypeOrmEmailChangeRepository,
+  TypeOrmPasswordResetRepository,
   TypeOrmUserSettingsRepository,
 } from './typeorm-user-settings.repository.js';
 import { TypeOrmUserStatusRepository } from './typeorm-user-status.repository.js';
@@ -18,7 +19,7 @@ import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers' | 'bots'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers' | 'bots'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -27,6 +28,7 @@ export const usersTransaction: TransactionContribution<
     userSettings: new TypeOrmUserSettingsRepository(em),
     accounts: new TypeOrmAccountRepository(em),
     emailChanges: new TypeOrmEmailChangeRepository(em),
+    passwordResets: new TypeOrmPasswordResetRepository(em),
     profileFields: new TypeOrmCustomProfileFieldRepository(em),
     alertWords: new TypeOrmAlertWordRepository(em),
     botStorage: new TypeOrmBotStorageRepository(em),

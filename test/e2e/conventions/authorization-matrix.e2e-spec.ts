@@ -611,6 +611,23 @@ const TABLE: Row[] = [
     req: async (c) => ({ path: '/accounts/confirm_new_email', form: { key: await emailChangeKey(c) } }),
     expect: open(),
   },
+  { route: 'GET /accounts/password/reset', req: () => ({ path: '/accounts/password/reset/' }), expect: open() },
+  {
+    route: 'POST /accounts/password/reset',
+    // The same page for every caller and address (no account here: nothing is sent).
+    req: (c) => ({ path: '/accounts/password/reset/', form: { email: `${c.unique('nobody')}@example.com` } }),
+    expect: open(),
+  },
+  {
+    route: 'GET /accounts/password/reset/:token',
+    req: async (c) => ({ path: `/accounts/password/reset/${await passwordResetToken(c)}/` }),
+    expect: open(),
+  },
+  {
+    route: 'POST /accounts/password/reset/:token',
+    req: async (c) => ({ path: `/accounts/password/reset/${await passwordResetToken(c)}/`, form: { new_password1: PASSWORD, new_password2: PASSWORD } }),
+    expect: open(),
+  },
 
   // ---- subscriptions and channels
   {
@@ -1320,6 +1337,14 @@ async function emailChangeKey(c: Ctx): Promise<string> {
   await c.ok(c.t.patch('settings', { as: u, form: { email: to } }), 'email change');
   const { rows } = await c.db.query(`SELECT body FROM email_outbox WHERE to_address = $1`, [to]);
   return /\/accounts\/confirm_new_email\/([a-z2-7]{24})\//.exec(rows[0].body)![1];
+}
+
+/** The token of a fresh password-reset link (a new user of the first organization asks for one). */
+async function passwordResetToken(c: Ctx): Promise<string> {
+  const u = await c.fresh('member');
+  await c.ok(c.t.post('/accounts/password/reset/', { as: null, form: { email: u!.email } }), 'password reset request');
+  const { rows } = await c.db.query(`SELECT body FROM email_outbox WHERE to_address = $1 AND kind = 'password_reset'`, [u!.email]);
+  return /\/accounts\/password\/reset\/([0-9a-f]{64})\//.exec(rows[0].body)![1];
 }
 
 // --- running it ------------------------------------------------------------------------------

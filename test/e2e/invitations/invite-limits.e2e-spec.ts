@@ -21,7 +21,7 @@ const outboxCount = async () => {
   const c = new pg.Client({ connectionString: t.databaseUrl });
   await c.connect();
   try {
-    return (await c.query(`SELECT count(*)::int AS n FROM email_outbox`)).rows[0].n as number;
+    return (await c.query(`SELECT count(*)::int AS n FROM email_outbox WHERE kind = 'invitation'`)).rows[0].n as number;
   } finally {
     await c.end();
   }

@@ -83,6 +83,30 @@ describe('secrets never reach the log', () => {
     }
   });
 
+  it('never logs a password-reset token or the new password: the request line names the route, an error URL is redacted', async () => {
+    lines.length = 0;
+    expect((await t.post('/accounts/password/reset/', { as: null, form: { email: t.owner.email } })).status).toBe(200);
+    const [{ body }] = await sql(`SELECT body FROM email_outbox WHERE kind = 'password_reset' ORDER BY id DESC LIMIT 1`);
+    const token = /\/accounts\/password\/reset\/([0-9a-f]{64})\//.exec(body)![1];
+    const newPassword = 'Reset-log-Passphrase-88';
+    const form = { new_password1: newPassword, new_password2: newPassword };
+    expect((await t.get(`/accounts/password/reset/${token}/`, { as: null })).status).toBe(200);
+    await sql(`CREATE FUNCTION test_fail_reset() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no'; END $$`);
+    await sql(`CREATE TRIGGER test_fail_reset BEFORE UPDATE OF password_hash ON users FOR EACH ROW EXECUTE FUNCTION test_fail_reset()`);
+    try {
+      expect((await t.post(`/accounts/password/reset/${token}/`, { as: null, form })).status).toBe(500);
+    } finally {
+      await sql(`DROP TRIGGER test_fail_reset ON users`);
+      await sql(`DROP FUNCTION test_fail_reset()`);
+    }
+    const log = lines.join('\n');
+    const entries = lines.map((l) => JSON.parse(l));
+    expect(entries.find((l) => l.msg === 'unhandled error')).toMatchObject({ url: '/accounts/password/reset/[Redacted]/' });
+    expect(entries.filter((l) => l.msg === 'request' && l.route === '/accounts/password/reset/:token')).toHaveLength(2);
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(newPassword);
+  });
+
   it('redacts Authorization, password, api_key and key wherever request data is logged', () => {
     const out: string[] = [];
     const logger = createLogger(
