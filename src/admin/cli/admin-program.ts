@@ -164,7 +164,8 @@ function exportCommands(program: Command, open: OpenServices): void {
     .option('--name <name>', 'its name (default: the exported organization\'s)')
     .action(async (file: string, o: Common & { subdomain: string; name?: string }) => {
       if (file !== '-') await access(file).catch(() => Promise.reject(new CliFailure(`cannot read ${file}`)));
-      const r = await (await open()).importer.import(inputLines(file), { subdomain: o.subdomain, name: o.name });
+      const { importer } = await open();
+      const r = await importer.import(inputLines(file), { subdomain: o.subdomain, name: o.name });
       report(o, { organization: { id: r.id, subdomain: r.subdomain, url: r.url, owner_email: r.ownerEmail, owner_password: r.ownerPassword }, imported: r.imported, skipped: r.skipped }, [
         `Imported the organization (id ${r.id}) at ${r.url}: ${Object.entries(r.imported).map(([k, n]) => `${n} ${k}`).join(', ')}${r.skipped > 0 ? `; skipped ${r.skipped}` : ''}`,
         `Owner: ${r.ownerEmail}`,

@@ -90,8 +90,12 @@ export async function openOutput(path: string | undefined): Promise<{ out: Writa
   };
 }
 
-/** The lines of a file (or of stdin for `-`), read as they are needed. */
+/**
+ * The lines of a file (or of stdin for `-`), read as they are needed. The iterator is taken at
+ * once: readline emits lines as soon as it reads, and lines emitted before anyone iterates are lost.
+ */
 export function inputLines(path: string): AsyncIterable<string> {
   const input = path === '-' ? process.stdin : createReadStream(path, { encoding: 'utf8' });
-  return createInterface({ input, crlfDelay: Infinity });
+  const lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  return { [Symbol.asyncIterator]: () => lines };
 }
