@@ -333,7 +333,10 @@ describe('export-organization and import-organization', { timeout: 180_000 }, ()
     expect(imported).toMatchObject({ result: 'success', organization: { subdomain: 'copy', owner_email: 'owner@example.com', owner_password: expect.any(String) }, skipped: 0 });
     expect(imported.imported).toEqual((r.json() as { exported: unknown }).exported);
 
-    const copy = JSON.parse(ok(await run(['export-organization', '--org', 'copy'])).stdout) as Export;
+    const toStdout = await run(['export-organization', '--org', 'copy']);
+    expect(toStdout.code).toBe(0);
+    expect(toStdout.stderr).toMatch(/^Exported \d+ users, \d+ channels, \d+ subscriptions, \d+ messages\n$/); // the summary stays off stdout
+    const copy = JSON.parse(toStdout.stdout) as Export;
     expect(copy.organization).toMatchObject({ subdomain: 'copy', name: 'Demo Organization' });
     expect(portable(copy)).toEqual(portable(original));
     // New rows, not the old ones: every id of the copy belongs to the new organization.
