@@ -35,6 +35,7 @@ export const CONTEXT_DEPENDENCIES = {
   server: ['realm'],
   presence: ['realm', 'users', 'channels'],
   email: [],
+  admin: ['realm', 'users', 'channels', 'messages', 'email'],
   events: ['realm', 'emoji', 'users', 'channels', 'messages', 'drafts', 'invitations', 'push', 'server', 'presence'],
 };
 
@@ -118,7 +119,7 @@ export default defineConfig(
         { type: 'composition', pattern: 'src/app', partialMatch: false },
         { type: 'shared', pattern: 'src/shared/*', partialMatch: false, capture: ['layer'] },
         { type: 'application', pattern: 'src/*/application', partialMatch: false, capture: ['context'] },
-        { type: 'http', pattern: 'src/*/http', partialMatch: false, capture: ['context'] },
+        { type: 'http', pattern: 'src/*/{http,cli}', partialMatch: false, capture: ['context'] },
         { type: 'adapter', pattern: 'src/*/{persistence,infrastructure,catalog,rendering}', partialMatch: false, capture: ['context'] },
         // Files right in a context folder: its index.ts (public ports) and its Nest module.
         { type: 'context', pattern: 'src/*', partialMatch: false, capture: ['context'] },

@@ -1,3 +1,4 @@
+import { adminTransaction } from '../admin/persistence/admin.transaction.js';
 import { channelsTransaction } from '../channels/persistence/channels.transaction.js';
 import { draftsTransaction } from '../drafts/persistence/drafts.transaction.js';
 import { emojiTransaction } from '../emoji/persistence/emoji.transaction.js';
@@ -22,6 +23,7 @@ export const TRANSACTION_CONTRIBUTIONS = [
   emojiTransaction,
   pushTransaction,
   presenceTransaction,
+  adminTransaction,
 ] as const;
 
 type Contributed = UnionToIntersection<ReturnType<(typeof TRANSACTION_CONTRIBUTIONS)[number]['repositories']>>;

@@ -17,3 +17,7 @@ export * from './application/muted-users.ports.js';
 export * from './application/muted-users.service.js';
 export { BotsService, presentBot } from './application/bots.service.js';
 export { BotChannels, type BotChannel } from './application/bot.ports.js';
+export { BootstrapService, type NewOrganization } from './application/bootstrap.service.js';
+export { UsersService } from './application/users.service.js';
+export { AccountService } from './application/account.service.js';
+export { NewAccounts, type NewAccount } from './application/new-accounts.js';

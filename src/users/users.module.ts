@@ -105,6 +105,8 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     AlertWordsService,
     MutedUsersService,
     BotsService,
+    AccountService,
+    NewAccounts,
   ],
 })
 export class UsersModule {}

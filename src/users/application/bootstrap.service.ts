@@ -76,7 +76,8 @@ export class BootstrapService implements OnApplicationBootstrap {
     return (await this.uow.run((tx) => this.create(tx, org))).realmId;
   }
 
-  private async createIn(tx: Tx, org: NewOrganization): Promise<number> {
+  /** Creates an organization inside the caller's transaction (the admin command line's import). */
+  async createIn(tx: Tx, org: NewOrganization): Promise<number> {
     return (await this.create(tx, org)).realmId;
   }
 
