@@ -141,6 +141,8 @@ it('loses nothing acknowledged and repeats nothing when a node is killed while 2
 
   const acknowledged: number[] = [];
   let sending = true;
+  /** Set once every send has been answered: only then is `acknowledged` complete. */
+  let sent = false;
   const victim = nodes[0];
   /** A request through the client's node; when that node is dead, the client moves to the other one. */
   async function through<T>(c: (typeof clients)[number], fn: (n: ServerProcess) => Promise<T>): Promise<T | null> {
@@ -161,7 +163,7 @@ it('loses nothing acknowledged and repeats nothing when a node is killed while 2
         c.last = e.id as number;
         if (e.type === 'message') c.seen.push((e.message as Json).id as number);
       }
-      if (!sending && acknowledged.every((id) => c.seen.includes(id))) return;
+      if (sent && acknowledged.every((id) => c.seen.includes(id))) return;
     }
   });
   const senders = clients.map(async (c, i) => {
@@ -178,6 +180,7 @@ it('loses nothing acknowledged and repeats nothing when a node is killed while 2
   await vi.waitFor(() => expect(acknowledged.length).toBeGreaterThanOrEqual(atKill + 40), { timeout: 60_000, interval: 20 });
   sending = false;
   await Promise.all(senders);
+  sent = true;
   await Promise.all(pollers);
 
   // Every client saw every acknowledged message exactly once, and all in the same order.
