@@ -63,6 +63,7 @@ export const ERROR_RESPONSES: Record<string, Record<string, unknown>> = {
   PayloadTooLarge: error('The body, a file or a parameter is over its limit.'),
   TooManyRequests: error('Rate limit hit (code RATE_LIMIT_HIT, `retry-after` in the body and the `Retry-After` header).'),
   HeadersTooLarge: error('The request head is over its limit.'),
+  InternalServerError: error('An unexpected failure (code INTERNAL_SERVER_ERROR); logged by the server.'),
   BadGateway: error('A service the server relies on (the push relay) failed.'),
   ServiceUnavailable: error('The database is unreachable (code SERVICE_UNAVAILABLE, `Retry-After` header); nothing was done, try again.'),
 };
@@ -78,6 +79,7 @@ const STATUS_OF_RESPONSE: Record<string, string> = {
   '413': 'PayloadTooLarge',
   '429': 'TooManyRequests',
   '431': 'HeadersTooLarge',
+  '500': 'InternalServerError',
   '502': 'BadGateway',
   '503': 'ServiceUnavailable',
 };
