@@ -122,6 +122,12 @@ describe('the check of every answer against the document', () => {
     expect(seen({ body: me.body })).toBeNull();
     expect(seen({ status: 401, body: { result: 'error', msg: 'Not logged in', code: 'UNAUTHORIZED' } })).toBeNull();
     expect(seen({ url: '/api/v1/no_such_route', status: 404, body: { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' } })).toBeNull();
+    // Routes outside /api/v1 (which the test client does not check) are described too.
+    for (const url of ['/health', '/api/docs', '/api/docs/swagger-ui.css']) {
+      const res = await t.get(url, { as: null });
+      expect(seen({ url, status: res.status, contentType: res.headers['content-type'], body: res.body }), url).toBeNull();
+    }
+    expect(seen({ url: '/health', status: 503, body: { status: 'unavailable', details: { email: 'not configured' } } })).toBeNull();
   });
 
   it('fails a body that does not match, an undocumented route or status, and a broken envelope', async () => {

@@ -86,6 +86,13 @@ function successResponse(route: RouteInfo): Record<string, unknown> {
   return { description: 'Success.', content: { 'application/json': { schema } } };
 }
 
+/** The error answers, where a route answers one of them its own way (keyed `METHOD /path STATUS`). */
+function ownErrorResponses(route: RouteInfo): Record<string, unknown> {
+  const refs: Record<string, unknown> = errorResponseRefs();
+  for (const status of Object.keys(refs)) refs[status] = RESPONSE_SCHEMAS[`${routeKey(route)} ${status}`] ?? refs[status];
+  return refs;
+}
+
 function operation(route: RouteInfo, operationId: string): Operation {
   const get = route.method === 'GET';
   const declared = route.params;
@@ -98,7 +105,7 @@ function operation(route: RouteInfo, operationId: string): Operation {
     ...(route.public ? { security: [] } : {}),
     parameters: [...pathParameters(route), ...(get ? queryParameters(declared) : [])],
     ...(!get && declared.length > 0 ? { requestBody: requestBody(declared) } : {}),
-    responses: { '200': successResponse(route), ...errorResponseRefs() },
+    responses: { '200': successResponse(route), ...ownErrorResponses(route) },
   };
 }
 

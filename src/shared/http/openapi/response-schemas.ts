@@ -82,7 +82,10 @@ const SUBSCRIPTION = object(
 
 const VERSION = { svc_version: str, svc_feature_level: int };
 
-/** By `METHOD /openapi/path`: the success fields (envelope routes) or the whole 200 response (raw routes). */
+/**
+ * By `METHOD /openapi/path`: the success fields (envelope routes) or the whole 200 response (raw
+ * routes); by `METHOD /openapi/path STATUS`: a route's own answer with an error status.
+ */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   'POST /api/v1/register': object({ queue_id: nullable(str), last_event_id: int, ...VERSION }),
   'GET /api/v1/events': object({ events: arrayOf(object({ id: int, type: str })) }, { queue_id: str }),
@@ -136,6 +139,10 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   'GET /health': {
     description: 'Ready (200) once the database answers; 503 with the same body otherwise.',
     content: { 'application/json': { schema: object({ status: { type: 'string', enum: ['ok', 'unavailable'] }, details: { type: 'object' } }) } },
+  },
+  'GET /health 503': {
+    description: 'Not ready: the database does not answer.',
+    content: { 'application/json': { schema: object({ status: { type: 'string', enum: ['unavailable'] }, details: { type: 'object' } }) } },
   },
   'GET /api/v1/openapi.json': {
     description: 'This document (OpenAPI 3.1).',
