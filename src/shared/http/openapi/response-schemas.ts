@@ -19,24 +19,25 @@ const object = (properties: Record<string, JsonSchema>, optional: Record<string,
   additionalProperties: true,
 });
 
+const USER_FIELDS = {
+  user_id: int,
+  email: str,
+  full_name: str,
+  is_admin: bool,
+  is_owner: bool,
+  is_guest: bool,
+  is_bot: bool,
+  role: { type: 'integer', enum: [100, 200, 300, 400, 600] },
+  avatar_url: nullable(str),
+  timezone: str,
+  date_joined: str,
+};
+const USER_OPTIONAL = { delivery_email: nullable(str), bot_type: nullable(int), bot_owner_id: nullable(int), profile_data: { type: 'object' } };
+
 /** zulip.yaml's User (GET /users, /users/{user_id}). */
-const USER = object(
-  {
-    user_id: int,
-    email: str,
-    full_name: str,
-    is_admin: bool,
-    is_owner: bool,
-    is_guest: bool,
-    is_bot: bool,
-    role: { type: 'integer', enum: [100, 200, 300, 400, 600] },
-    is_active: bool,
-    avatar_url: nullable(str),
-    timezone: str,
-    date_joined: str,
-  },
-  { delivery_email: nullable(str), bot_type: nullable(int), bot_owner_id: nullable(int), profile_data: { type: 'object' } },
-);
+const USER = object({ ...USER_FIELDS, is_active: bool }, USER_OPTIONAL);
+/** The users of register's realm_users sections, which Zulip sends without `is_active` (post_process_state). */
+const REGISTER_USER = object(USER_FIELDS, USER_OPTIONAL);
 
 /** zulip.yaml's MessagesBase with the fetch-only fields (flags). */
 const MESSAGE = object(
@@ -80,14 +81,79 @@ const SUBSCRIPTION = object(
   { desktop_notifications: nullable(bool), email_notifications: nullable(bool), subscribers: arrayOf(int), stream_weekly_traffic: nullable(int) },
 );
 
-const VERSION = { svc_version: str, svc_feature_level: int };
+const VERSION = { svc_version: str, svc_merge_base: str, svc_feature_level: int };
+
+const AUTHENTICATION_METHODS = ['password', 'dev', 'email', 'ldap', 'remoteuser', 'github', 'azuread', 'gitlab', 'apple', 'google', 'saml', 'openid connect'];
+
+/**
+ * zulip.yaml's get-server-settings answer, closed as it is there (`additionalProperties: false`):
+ * the svc_* version fields always, Zulip's zulip_* names too under ZULIP_CLIENT_COMPAT.
+ */
+const SERVER_SETTINGS: JsonSchema = {
+  type: 'object',
+  required: [
+    'authentication_methods', 'external_authentication_methods', 'push_notifications_enabled', 'is_incompatible', 'email_auth_enabled',
+    'require_email_format_usernames', 'realm_url', 'realm_name', 'realm_icon', 'realm_description', 'realm_web_public_access_enabled',
+    'svc_version', 'svc_merge_base', 'svc_feature_level',
+  ],
+  properties: {
+    result: {},
+    msg: {},
+    ignored_parameters_unsupported: {},
+    authentication_methods: {
+      type: 'object',
+      deprecated: true,
+      properties: Object.fromEntries(AUTHENTICATION_METHODS.map((m) => [m, bool])),
+      additionalProperties: false,
+    },
+    external_authentication_methods: arrayOf({
+      type: 'object',
+      required: ['name', 'display_name', 'display_icon', 'login_url', 'signup_url'],
+      properties: { name: str, display_name: str, display_icon: nullable(str), login_url: str, signup_url: str },
+      additionalProperties: false,
+    }),
+    svc_version: str,
+    svc_merge_base: str,
+    svc_feature_level: int,
+    zulip_version: str,
+    zulip_merge_base: str,
+    zulip_feature_level: int,
+    push_notifications_enabled: bool,
+    is_incompatible: bool,
+    email_auth_enabled: bool,
+    require_email_format_usernames: bool,
+    realm_uri: { type: 'string', deprecated: true },
+    realm_url: str,
+    realm_name: str,
+    realm_icon: str,
+    realm_description: str,
+    realm_web_public_access_enabled: bool,
+  },
+  additionalProperties: false,
+};
 
 /**
  * By `METHOD /openapi/path`: the success fields (envelope routes) or the whole 200 response (raw
  * routes); by `METHOD /openapi/path STATUS`: a route's own answer with an error status.
  */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
-  'POST /api/v1/register': object({ queue_id: nullable(str), last_event_id: int, ...VERSION }),
+  'POST /api/v1/register': object(
+    { queue_id: nullable(str), last_event_id: int, ...VERSION },
+    // The sections asked for (fetch_event_types), those with a shape of their own here.
+    {
+      max_message_id: int,
+      realm_users: arrayOf(REGISTER_USER),
+      realm_non_active_users: arrayOf(REGISTER_USER),
+      cross_realm_bots: arrayOf(REGISTER_USER),
+      subscriptions: arrayOf(SUBSCRIPTION),
+      unsubscribed: arrayOf(SUBSCRIPTION),
+      never_subscribed: arrayOf(object({ stream_id: int, name: str })),
+      realm_user_groups: arrayOf(object({ id: int, name: str, members: arrayOf(int), direct_subgroup_ids: arrayOf(int) })),
+      realm_linkifiers: arrayOf(object({ id: int, pattern: str, url_template: str })),
+      realm_domains: arrayOf(object({ domain: str, allow_subdomains: bool })),
+      unread_msgs: object({ count: int, pms: arrayOf({ type: 'object' }), streams: arrayOf({ type: 'object' }), huddles: arrayOf({ type: 'object' }) }),
+    },
+  ),
   'GET /api/v1/events': object({ events: arrayOf(object({ id: int, type: str })) }, { queue_id: str }),
   'POST /api/v1/messages': object({ id: int }, { automatic_new_visibility_policy: int }),
   'GET /api/v1/messages': object(
@@ -115,19 +181,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   'GET /api/v1/users': object({ members: arrayOf(USER) }),
   'GET /api/v1/users/{user_id}': object({ user: USER }),
   'POST /api/v1/users': object({ user_id: int }),
-  'GET /api/v1/server_settings': object({
-    authentication_methods: { type: 'object', additionalProperties: bool },
-    external_authentication_methods: arrayOf({ type: 'object' }),
-    push_notifications_enabled: bool,
-    is_incompatible: bool,
-    email_auth_enabled: bool,
-    require_email_format_usernames: bool,
-    realm_url: str,
-    realm_name: str,
-    realm_icon: str,
-    realm_description: str,
-    ...VERSION,
-  }),
+  'GET /api/v1/server_settings': SERVER_SETTINGS,
   'GET /api/v1/users/me/subscriptions': object({ subscriptions: arrayOf(SUBSCRIPTION) }),
   'POST /api/v1/users/me/subscriptions': object(
     { subscribed: { type: 'object', additionalProperties: arrayOf(str) }, already_subscribed: { type: 'object', additionalProperties: arrayOf(str) } },
