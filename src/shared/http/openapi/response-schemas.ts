@@ -39,8 +39,8 @@ const USER = object({ ...USER_FIELDS, is_active: bool }, USER_OPTIONAL);
 /** The users of register's realm_users sections, which Zulip sends without `is_active` (post_process_state). */
 const REGISTER_USER = object(USER_FIELDS, USER_OPTIONAL);
 
-/** zulip.yaml's MessagesBase with the fetch-only fields (flags). */
-const MESSAGE = object(
+/** zulip.yaml's MessagesBase (as `message` events carry it, their flags beside it). */
+const MESSAGE_BASE = object(
   {
     id: int,
     sender_id: int,
@@ -52,7 +52,6 @@ const MESSAGE = object(
     is_me_message: bool,
     reactions: arrayOf(object({ emoji_name: str, emoji_code: str, reaction_type: str, user_id: int })),
     submessages: arrayOf({ type: 'object' }),
-    flags: arrayOf(str),
     sender_full_name: str,
     sender_email: str,
     sender_realm_str: str,
@@ -63,6 +62,16 @@ const MESSAGE = object(
   },
   { stream_id: int, topic_links: arrayOf(object({ text: str, url: str })), last_edit_timestamp: int, last_moved_timestamp: int },
 );
+
+/** A fetched message: MessagesBase with the reader's flags. */
+const MESSAGE: JsonSchema = { allOf: [MESSAGE_BASE, object({ flags: arrayOf(str) })] };
+
+/** An event of GET /events; a `message` event has the message and the reader's flags. */
+const EVENT: JsonSchema = {
+  allOf: [object({ id: int, type: str })],
+  if: { properties: { type: { const: 'message' } } },
+  then: object({ message: MESSAGE_BASE, flags: arrayOf(str) }),
+};
 
 /** zulip.yaml's Subscription (the fields every client reads). */
 const SUBSCRIPTION = object(
@@ -154,7 +163,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       unread_msgs: object({ count: int, pms: arrayOf({ type: 'object' }), streams: arrayOf({ type: 'object' }), huddles: arrayOf({ type: 'object' }) }),
     },
   ),
-  'GET /api/v1/events': object({ events: arrayOf(object({ id: int, type: str })) }, { queue_id: str }),
+  'GET /api/v1/events': object({ events: arrayOf(EVENT) }, { queue_id: str }),
   'POST /api/v1/messages': object({ id: int }, { automatic_new_visibility_policy: int }),
   'GET /api/v1/messages': object(
     { messages: arrayOf(MESSAGE), found_anchor: bool, found_newest: bool, found_oldest: bool, history_limited: bool },
