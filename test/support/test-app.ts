@@ -11,7 +11,9 @@ import { configureApp } from '../../src/configure-app.js';
 import { BootstrapService } from '../../src/users/application/bootstrap.service.js';
 import { Clock } from '../../src/shared/application/clock.js';
 import { ServerConfig } from '../../src/shared/config/server-config.js';
+import { ApiReferenceController } from '../../src/server/http/api-reference.controller.js';
 import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from './databases.js';
+import { OpenApiChecker } from './openapi-check.js';
 
 export const OWNER_EMAIL = 'owner@example.com';
 export const OWNER_PASSWORD = 'owner-Secret-Passphrase-42';
@@ -34,6 +36,11 @@ export interface CallOptions {
   query?: Record<string, unknown>;
   /** Host header (default: the account's organization). */
   host?: string;
+  /**
+   * Why this answer is not checked against the OpenAPI document (every answer under /api/v1/
+   * is, by default).
+   */
+  notDocumented?: string;
 }
 
 /** JSON-encodes non-strings the way clients send typed parameters. */
@@ -154,6 +161,24 @@ export class TestApp {
     } else if (o.form) {
       req = req.type('form').send(Object.fromEntries(Object.entries(o.form).map(([k, v]) => [k, encode(v)])));
     }
+    return o.notDocumented === undefined && url.startsWith('/api/v1/') ? this.checkedAgainstDocument(method, req) : req;
+  }
+
+  private checker: OpenApiChecker | null = null;
+
+  /**
+   * The answer is checked against the server's OpenAPI document when it arrives: an undocumented
+   * route or status, or a body that does not match its schema, fails the awaiting test.
+   */
+  private checkedAgainstDocument(method: Method, req: request.Test): request.Test {
+    const then = req.then.bind(req);
+    req.then = ((onFulfilled, onRejected) =>
+      then((res) => {
+        this.checker ??= new OpenApiChecker(this.app.get(ApiReferenceController).openApi());
+        const problem = this.checker.check({ method, url: req.url, status: res.status, contentType: res.headers['content-type'], body: res.body });
+        if (problem !== null) throw new Error(`OpenAPI: ${problem}`);
+        return res;
+      }).then(onFulfilled, onRejected)) as request.Test['then'];
     return req;
   }
 

@@ -4,6 +4,7 @@ import { groupSettingUpdate, groupSettingValue } from '../../shared/http/group-s
 import {
   bool,
   type Decoder,
+  described,
   dict,
   int,
   INT4_MAX,
@@ -20,15 +21,16 @@ import {
 } from '../../shared/http/params/index.js';
 
 /** Zulip types principals as list[str] | list[int]: all emails or all ids. */
-export const principals = (): Decoder<number[] | string[]> => (v, path) => {
+export const principals = (): Decoder<number[] | string[]> =>
+  described<Decoder<number[] | string[]>>((v, path) => {
   if (!Array.isArray(v)) throw paramError(`${path}["list[str]"] is not a list`);
   if (v.every((e) => typeof e === 'number' && Number.isSafeInteger(e))) return v as number[];
   const bad = v.findIndex((e) => typeof e !== 'string');
   if (bad >= 0) throw paramError(`${path}["list[str]"][${bad}] is not a string`);
   return v as string[];
-};
+}, { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'array', items: { type: 'string' } }] });
 
-const subscriptionItem: Decoder<{ name: string; color?: string; description?: string }> = (v, path) => {
+const subscriptionItem = described<Decoder<{ name: string; color?: string; description?: string }>>((v, path) => {
   const d = dict(
     {
       name: { decoder: str() },
@@ -41,7 +43,11 @@ const subscriptionItem: Decoder<{ name: string; color?: string; description?: st
     throw paramError(`Invalid ${path}: Value error, add.color is not a valid hex color code`);
   }
   return d;
-};
+}, {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string' }, color: { type: 'string' }, description: { type: 'string', maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH } },
+});
 
 /** Days kept in an integer column, or 'unlimited' / 'realm_default'. */
 const retention = () => oneOf<string | number>(int({ max: INT4_MAX }), str());

@@ -2,6 +2,7 @@ import { MAX_NARROW_TERMS, tooManyNarrowTerms } from '@app/domain/messages';
 import {
   bool,
   type Decoder,
+  described,
   int,
   JsonParam,
   LenientJsonParam,
@@ -13,9 +14,14 @@ import {
 } from '../../shared/http/params/index.js';
 import type { NarrowTerm } from '../application/message-queries.js';
 
+/** `to` of a message: a channel id or name, or the recipients' ids or emails (a JSON list). */
+const SEND_TO = {
+  anyOf: [{ type: 'integer' }, { type: 'string' }, { type: 'array', items: { type: 'integer' } }, { type: 'array', items: { type: 'string' } }],
+};
+
 export class SendMessageDto {
   @PlainParam(literal(['direct', 'private', 'channel', 'stream'] as const)) type: 'direct' | 'private' | 'channel' | 'stream';
-  @LenientJsonParam((v) => v, { optional: true }) to?: unknown;
+  @LenientJsonParam(described((v) => v, SEND_TO), { optional: true }) to?: unknown;
   @PlainParam(str(), { domainNul: true }) content: string;
   @PlainParam(str(), { optional: true, aliases: ['subject'], domainNul: true }) topic?: string;
   @PlainParam(str(), { optional: true }) queue_id?: string;
@@ -25,7 +31,7 @@ export class SendMessageDto {
 }
 
 /** Narrow elements: `[operator, operand]` pairs or `{operator, operand, negated}` objects. */
-export const narrowDecoder: Decoder<NarrowTerm[]> = (v, path) => {
+export const narrowDecoder: Decoder<NarrowTerm[]> = described<Decoder<NarrowTerm[]>>((v, path) => {
   if (!Array.isArray(v)) throw paramError(`${path} is not a list`);
   if (v.length > MAX_NARROW_TERMS) throw tooManyNarrowTerms();
   return v.map((e, i) => {
@@ -36,7 +42,16 @@ export const narrowDecoder: Decoder<NarrowTerm[]> = (v, path) => {
     }
     throw paramError(`Invalid ${path}[${i}]`);
   });
-};
+}, {
+  type: 'array',
+  maxItems: MAX_NARROW_TERMS,
+  items: {
+    anyOf: [
+      { type: 'object', required: ['operator', 'operand'], properties: { operator: { type: 'string' }, operand: {}, negated: { type: 'boolean' } } },
+      { type: 'array', prefixItems: [{ type: 'string' }, {}], minItems: 2, maxItems: 2 },
+    ],
+  },
+});
 
 export class GetMessagesDto {
   @PlainParam(str(), { optional: true }) anchor?: string;

@@ -4,9 +4,9 @@ import type { Request } from 'express';
 import { map, type Observable } from 'rxjs';
 import { ignoredParams } from './params/request-params.js';
 
-const RAW = 'svc:raw-response';
+export const RAW_RESPONSE = 'svc:raw-response';
 /** The handler's return value is the whole body (e.g. /health), without the Zulip envelope. */
-export const RawResponse = (): MethodDecorator => SetMetadata(RAW, true);
+export const RawResponse = (): MethodDecorator => SetMetadata(RAW_RESPONSE, true);
 
 /**
  * Wraps a handler's result in the success envelope: `result`, `msg`, the fields, then
@@ -17,7 +17,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (this.reflector.get<boolean>(RAW, ctx.getHandler())) return next.handle();
+    if (this.reflector.get<boolean>(RAW_RESPONSE, ctx.getHandler())) return next.handle();
     const req = ctx.switchToHttp().getRequest<Request>();
     return next.handle().pipe(
       map((data: Record<string, unknown> | undefined) => {

@@ -1,5 +1,5 @@
 import type { GroupSettingValue } from '@app/domain/users';
-import { type Decoder, dict, int, list, oneOf } from './params/decoders.js';
+import { type Decoder, described, dict, int, list, oneOf, schemaOf } from './params/decoders.js';
 
 /** A group-setting value on the wire: a group id, or {direct_members, direct_subgroups}. */
 export const groupSettingValue = (): Decoder<GroupSettingValue> => {
@@ -7,10 +7,13 @@ export const groupSettingValue = (): Decoder<GroupSettingValue> => {
     direct_members: { decoder: list(int()) },
     direct_subgroups: { decoder: list(int()) },
   });
-  return oneOf<GroupSettingValue>(int(), (v, path) => {
-    const d = anonymous(v, path);
-    return { directMembers: d.direct_members, directSubgroups: d.direct_subgroups };
-  });
+  return oneOf<GroupSettingValue>(
+    int(),
+    described<Decoder<GroupSettingValue>>((v, path) => {
+      const d = anonymous(v, path);
+      return { directMembers: d.direct_members, directSubgroups: d.direct_subgroups };
+    }, schemaOf(anonymous)),
+  );
 };
 
 /** An update of a group setting: {"new": value, "old": value?}. */

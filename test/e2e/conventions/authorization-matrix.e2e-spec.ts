@@ -1247,6 +1247,10 @@ const TABLE: Row[] = [
   // Not Zulip's: Prometheus metrics, only with `Authorization: Bearer <METRICS_TOKEN>` (set for
   // this app); no account's credentials are that token (metrics.e2e-spec: wrong token, right token).
   { route: 'GET /metrics', req: () => ({ path: '/metrics' }), expect: e(METRICS_TOKEN_REQUIRED, { anonymous: METRICS_TOKEN_REQUIRED }) },
+  // The API reference is public, the same for every organization and caller.
+  { route: 'GET /api/v1/openapi.json', req: () => ({ path: 'openapi.json' }), expect: open() },
+  { route: 'GET /api/docs', req: () => ({ path: '/api/docs' }), expect: open() },
+  { route: 'GET /api/docs/:asset', req: () => ({ path: '/api/docs/swagger-ui.css' }), expect: open() },
 
   // ---- presence, typing
   { route: 'POST /api/v1/users/me/presence', req: () => ({ path: 'users/me/presence', form: { status: 'active' } }), expect: humans() },
@@ -1380,8 +1384,8 @@ async function send(c: Ctx, method: string, r: Req, caller: Account | null): Pro
 /** The outcome as the table writes it ('ok', or status + code + msg). */
 function outcomeOf(res: Response, path: string): Outcome {
   const json = /json/.test(res.headers['content-type'] ?? '');
-  // The JSON API answers in envelopes; pages, files and health checks do not.
-  const api = !path.startsWith('/') || path.startsWith('/api/');
+  // The JSON API answers in envelopes; pages, files, health checks and the API reference do not.
+  const api = (!path.startsWith('/') || path.startsWith('/api/')) && path !== 'openapi.json';
   if (res.status >= 200 && res.status < 300 && (!json || !api || res.body.result === 'success')) return OK;
   if (json && res.body.result === 'error') return { status: res.status, code: res.body.code, msg: res.body.msg };
   return { status: res.status, msg: `non-envelope body: ${(res.text ?? '').slice(0, 80)}` };

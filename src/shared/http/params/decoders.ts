@@ -10,11 +10,24 @@ import { INT4_MAX } from '../../application/ids.js';
  */
 export type Decoder<T> = (value: unknown, path: string) => T;
 
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses) describing what a decoder accepts. */
+export type JsonSchema = Record<string, unknown>;
+
+const SCHEMAS = new WeakMap<Decoder<unknown>, JsonSchema>();
+
+/** Records the JSON Schema of what a decoder accepts, for the API reference (docs only: decoding does not use it). */
+export function described<D extends Decoder<unknown>>(decoder: D, schema: JsonSchema): D {
+  SCHEMAS.set(decoder, schema);
+  return decoder;
+}
+
+/** The schema a decoder was described with (`{}`, any value, for one that was not). */
+export const schemaOf = (decoder: Decoder<unknown>): JsonSchema => SCHEMAS.get(decoder) ?? {};
+
 export const paramError = (msg: string): DomainError => badRequest(msg);
 
-export const str =
-  (o: { maxLength?: number; notBlank?: boolean; minLength?: number } = {}): Decoder<string> =>
-  (v, path) => {
+export const str = (o: { maxLength?: number; notBlank?: boolean; minLength?: number } = {}): Decoder<string> =>
+  described<Decoder<string>>((v, path) => {
     if (typeof v !== 'string') throw paramError(`${path} is not a string`);
     if (o.notBlank && v.trim() === '') throw paramError(`${path} cannot be blank`);
     if (o.minLength !== undefined && codePointLength(v) < o.minLength) throw paramError(`${path} is too short.`);
@@ -22,7 +35,7 @@ export const str =
       throw paramError(`${path} is too long (limit: ${o.maxLength} characters)`);
     }
     return v;
-  };
+  }, { type: 'string', ...(o.maxLength !== undefined ? { maxLength: o.maxLength } : {}), ...(o.minLength !== undefined ? { minLength: o.minLength } : {}) });
 
 /** A UTF-16 surrogate that is not half of a pair. */
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -116,10 +129,11 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-export const bool = (): Decoder<boolean> => (v, path) => {
-  if (typeof v !== 'boolean') throw paramError(`${path} is not a boolean`);
-  return v;
-};
+export const bool = (): Decoder<boolean> =>
+  described<Decoder<boolean>>((v, path) => {
+    if (typeof v !== 'boolean') throw paramError(`${path} is not a boolean`);
+    return v;
+  }, { type: 'boolean' });
 
 /**
  * Numbers that are stored as they are sent (time limits, retention days) are bounded by
@@ -128,44 +142,46 @@ export const bool = (): Decoder<boolean> => (v, path) => {
  */
 export { INT4_MAX };
 
-export const int =
-  (o: { min?: number; max?: number; oneOf?: readonly number[] } = {}): Decoder<number> =>
-  (v, path) => {
+export const int = (o: { min?: number; max?: number; oneOf?: readonly number[] } = {}): Decoder<number> =>
+  described<Decoder<number>>((v, path) => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw paramError(`${path} is not an integer`);
     if (o.oneOf && !o.oneOf.includes(v)) throw paramError(`Invalid ${path}`);
     if (o.min !== undefined && v < o.min) throw paramError(`${path} is too small`);
     if (o.max !== undefined && v > o.max) throw paramError(`${path} is too large`);
     return v;
-  };
+  }, {
+    type: 'integer',
+    ...(o.oneOf ? { enum: [...o.oneOf] } : {}),
+    ...(o.min !== undefined ? { minimum: o.min } : {}),
+    ...(o.max !== undefined ? { maximum: o.max } : {}),
+  });
 
-export const float = (): Decoder<number> => (v, path) => {
-  const n = v instanceof JsonFloat ? v.value : v;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw paramError(`${path} is not a float`);
-  return n;
-};
+export const float = (): Decoder<number> =>
+  described<Decoder<number>>((v, path) => {
+    const n = v instanceof JsonFloat ? v.value : v;
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw paramError(`${path} is not a float`);
+    return n;
+  }, { type: 'number' });
 
-export const literal =
-  <T extends string>(values: readonly T[]): Decoder<T> =>
-  (v, path) => {
+export const literal = <T extends string>(values: readonly T[]): Decoder<T> =>
+  described<Decoder<T>>((v, path) => {
     if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) throw paramError(`Invalid ${path}`);
     return v as T;
-  };
+  }, { type: 'string', enum: [...values] });
 
-export const list =
-  <T>(elem: Decoder<T>, o: { maxItems?: number } = {}): Decoder<T[]> =>
-  (v, path) => {
+export const list = <T>(elem: Decoder<T>, o: { maxItems?: number } = {}): Decoder<T[]> =>
+  described<Decoder<T[]>>((v, path) => {
     if (!Array.isArray(v)) throw paramError(`${path} is not a list`);
     if (o.maxItems !== undefined && v.length > o.maxItems) throw paramError(`${path} is too long`);
     return v.map((e, i) => elem(e, `${path}[${i}]`));
-  };
+  }, { type: 'array', items: schemaOf(elem), ...(o.maxItems !== undefined ? { maxItems: o.maxItems } : {}) });
 
 type Fields = Record<string, { decoder: Decoder<unknown>; optional?: boolean }>;
 type DictOf<F extends Fields> = { [K in keyof F]: F[K]['optional'] extends true ? ReturnType<F[K]['decoder']> | undefined : ReturnType<F[K]['decoder']> };
 
 /** A JSON object with known keys, checked in declaration order; unknown keys are refused. */
-export const dict =
-  <F extends Fields>(fields: F, o: { allowExtra?: boolean } = {}): Decoder<DictOf<F>> =>
-  (v, path) => {
+export const dict = <F extends Fields>(fields: F, o: { allowExtra?: boolean } = {}): Decoder<DictOf<F>> =>
+  described<Decoder<DictOf<F>>>((v, path) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof JsonFloat) {
       throw paramError(`${path} is not a dict`);
     }
@@ -185,12 +201,21 @@ export const dict =
       }
     }
     return out as DictOf<F>;
+  }, dictSchema(fields, o.allowExtra === true));
+
+function dictSchema(fields: Fields, allowExtra: boolean): JsonSchema {
+  const entries = Object.entries(fields);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(entries.map(([k, f]) => [k, schemaOf(f.decoder)])),
+    required: entries.filter(([, f]) => !f.optional).map(([k]) => k),
+    additionalProperties: allowExtra,
   };
+}
 
 /** Tries each alternative; the error of the first one is reported when none matches. */
-export const oneOf =
-  <T>(...alternatives: Decoder<T>[]): Decoder<T> =>
-  (v, path) => {
+export const oneOf = <T>(...alternatives: Decoder<T>[]): Decoder<T> =>
+  described<Decoder<T>>((v, path) => {
     let first: unknown;
     for (const alt of alternatives) {
       try {
@@ -200,12 +225,10 @@ export const oneOf =
       }
     }
     throw first;
-  };
+  }, { anyOf: alternatives.map(schemaOf) });
 
-export const nullable =
-  <T>(inner: Decoder<T>): Decoder<T | null> =>
-  (v, path) =>
-    v === null ? null : inner(v, path);
+export const nullable = <T>(inner: Decoder<T>): Decoder<T | null> =>
+  described<Decoder<T | null>>((v, path) => (v === null ? null : inner(v, path)), { anyOf: [schemaOf(inner), { type: 'null' }] });
 
 /** A JSON number written with a fraction or exponent: Python reads it as a float, never an int. */
 export class JsonFloat {

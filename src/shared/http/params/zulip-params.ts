@@ -73,6 +73,20 @@ function specsOf(dto: unknown): ParamSpec[] {
   return out;
 }
 
+/** What the API reference tells of one declared parameter. */
+export interface DeclaredParam {
+  name: string;
+  encoding: ParamEncoding;
+  required: boolean;
+  default: unknown;
+  aliases: readonly string[];
+  decoder: Decoder<unknown>;
+}
+
+/** The parameters a DTO class declares (its own, then inherited ones), as the pipe reads them. */
+export const declaredParamsOf = (dto: unknown): DeclaredParam[] =>
+  specsOf(dto).map((s) => ({ name: s.property, encoding: s.encoding, required: s.required, default: s.default, aliases: s.aliases, decoder: s.decoder }));
+
 const has = (source: unknown, key: string): boolean =>
   typeof source === 'object' && source !== null && Object.prototype.hasOwnProperty.call(source, key);
 
