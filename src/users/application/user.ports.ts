@@ -200,7 +200,8 @@ export interface UserGroupView {
  * context (which depends on users, not the other way round); bound in src/app.
  */
 export abstract class NewUserChannels {
-  abstract subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void>;
+  /** The new user joins `channelIds` (active ones the organization has) and, if asked, the default channels. */
+  abstract subscribeNewUser(tx: Tx, realmId: number, userId: number, o: { channelIds: readonly number[]; includeDefaults: boolean }): Promise<void>;
 }
 
 /**
