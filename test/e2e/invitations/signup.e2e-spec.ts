@@ -1,5 +1,6 @@
 import { EmailDelivery } from '../../../src/email/index.js';
 import { createChannels } from '../../support/channels.js';
+import { EventClient } from '../../support/events.js';
 import { SmtpTestServer } from '../../support/smtp-test-server.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
 
@@ -65,6 +66,8 @@ it('signs up through the emailed link: the invitation’s role and channels, the
   expect(form.text).toContain('name="password"');
   expect(form.text).not.toContain('name="email"');
 
+  expectSuccess(await t.patch('realm', { form: { signup_announcements_stream_id: ch['signup-room'] } }));
+  const events = await EventClient.register(t, t.owner, { event_types: ['realm_user'] });
   const done = await submit(link, { full_name: 'Joe Joiner', password: PASSWORD });
   expect(done.status, done.text).toBe(200);
   expect(done.text).toContain('Your account is ready');
@@ -75,6 +78,13 @@ it('signs up through the emailed link: the invitation’s role and channels, the
   expect(profile.body).toMatchObject({ result: 'success', email, full_name: 'Joe Joiner', role: 300, is_bot: false });
   expect(await subscribedNames(me)).toEqual(['signup-room']);
   expect(await invitationStatus(email)).toEqual([1]);
+  // What our user creation sends: the realm_user event, the Notification Bot's announcement.
+  const [added] = await events.ofType('realm_user');
+  expect(added).toMatchObject({ op: 'add', person: { user_id: me.id, full_name: 'Joe Joiner', role: 300 } });
+  const narrow = [{ operator: 'channel', operand: 'signup-room' }, { operator: 'topic', operand: 'signups' }];
+  const announced = await t.get('messages', { query: { anchor: 'newest', num_before: 5, num_after: 0, narrow } });
+  expect(announced.body.messages.at(-1).content).toContain('joined this organization.');
+  expect(announced.body.messages.at(-1).content).toContain('Joe Joiner');
   // The welcome email our user creation sends, delivered too.
   await deliverAll();
   expect(smtp.to(email).map((m) => m.headers.subject).some((s) => !/has invited you/.test(s))).toBe(true);
@@ -228,4 +238,26 @@ it('a sign-up ends the address’s other pending invitations', async () => {
   expect((await submit(second, { full_name: 'Second Link', password: PASSWORD })).status).toBe(200);
   expect(await invitationStatus(email)).toEqual([2, 1]);
   expect((await open(first)).status).toBe(404);
+});
+
+describe('rate limit (RATE_LIMITING on)', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await TestApp.start({ RATE_LIMITING: 'true' });
+  }, 60_000);
+  afterAll(() => limited?.close());
+
+  it('allows 100 sign-up attempts a minute per client address (API_BY_IP), then a 429 page', async () => {
+    const dead = `/accounts/do_confirm/${'a'.repeat(24)}`;
+    const form = { full_name: 'Guesser', password: PASSWORD };
+    for (let i = 0; i < 100; i++) expect((await limited.post(dead, { as: null, form })).status).toBe(404);
+    const refused = await limited.post(`/join/${'b'.repeat(24)}/`, { as: null, form: { ...form, email: 'g@example.com' } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.text).toContain('too many sign-up attempts');
+    // The form itself (GET) is not counted; a minute later, posts are answered again.
+    expect((await limited.get(dead, { as: null })).status).toBe(404);
+    limited.clock.advance(61);
+    expect((await limited.post(dead, { as: null, form })).status).toBe(404);
+  });
 });
