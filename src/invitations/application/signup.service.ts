@@ -76,6 +76,8 @@ export class SignupService {
         role: terms.invitedAs,
         channelIds: terms.channelIds,
         includeDefaultChannels: terms.includeRealmDefaultSubscriptions,
+        groupIds: terms.groupIds,
+        notifyReferrerId: invitation?.notifyReferrerOnJoin ? invitation.referredById : null,
       });
       if (invitation !== null) await tx.invitations.save(invitation);
       await tx.invitations.revokePendingFor(realmId, email);

@@ -22,6 +22,10 @@ export interface NewHuman {
   /** The channels to join besides (or instead of) the organization's default channels. */
   channelIds: readonly number[];
   includeDefaultChannels: boolean;
+  /** User groups the new user joins (an invitation's): active named groups only. */
+  groupIds?: readonly number[];
+  /** Who invited the new user and asked to be told (an email invitation's notify_referrer_on_join). */
+  notifyReferrerId?: number | null;
 }
 
 /**
@@ -59,10 +63,22 @@ export class NewUsers {
     // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
     const { is_active: _, ...person } = presentUser((await tx.users.findById(a.realmId, userId))!, { clientGravatar: false, profileData: {} });
     tx.afterCommit(toEveryone(a.realmId, [{ type: 'realm_user', op: 'add', person }]));
+    await this.joinGroups(tx, a.realmId, userId, a.groupIds ?? []);
     await this.announcements.userJoined(tx, a.realmId, { id: userId, fullName: a.fullName }, this.clock.now());
+    if (a.notifyReferrerId != null) await this.announcements.invitationAccepted(tx, a.realmId, a.notifyReferrerId, { id: userId, fullName: a.fullName }, this.clock.now());
     // Zulip's send_account_registered_email: the new user learns where and how to log in.
     const welcome = { realmId: realm.id, to: a.email, realmName: realm.name, realmUrl: this.config.realmUrl(realm.stringId) };
     await tx.emails.send(accountRegisteredEmail(welcome), this.clock.now());
     return userId;
+  }
+
+  /** Zulip adds the invited user to the invitation's groups (those still active), one add_members event each. */
+  private async joinGroups(tx: Tx, realmId: number, userId: number, groupIds: readonly number[]): Promise<void> {
+    for (const groupId of [...new Set(groupIds)]) {
+      const group = await tx.groups.find(realmId, groupId, true);
+      if (group === null || group.name === null || group.deactivated || group.isSystemGroup) continue;
+      await tx.groups.addMembers(realmId, groupId, [userId]);
+      tx.afterCommit(toEveryone(realmId, [{ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] }]));
+    }
   }
 }

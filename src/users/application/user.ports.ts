@@ -211,6 +211,8 @@ export abstract class NewUserChannels {
  */
 export abstract class NewUserAnnouncements {
   abstract userJoined(tx: Tx, realmId: number, user: { id: number; fullName: string }, now: Date): Promise<void>;
+  /** The Notification Bot tells who invited the new user (an invitation's notify_referrer_on_join). */
+  abstract invitationAccepted(tx: Tx, realmId: number, referrerId: number, user: { id: number; fullName: string }, now: Date): Promise<void>;
 }
 
 /**

@@ -12,6 +12,7 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
 let t: TestApp;
 let smtp: SmtpTestServer;
 let ch: Record<string, number>;
+let groupId: number;
 let n = 0;
 const PASSWORD = 'Joined-correct-horse-battery-staple';
 const DEAD = 'This confirmation link has expired or been deactivated.';
@@ -22,6 +23,7 @@ beforeAll(async () => {
   ch = await createChannels(t, ['signup-room', 'other-room']);
   // 'welcome' is a default channel besides the organization's initial ones.
   Object.assign(ch, await createChannels(t, ['welcome'], { form: { is_default_stream: true } }));
+  groupId = (await t.post('user_groups/create', { form: { name: 'joiners', description: 'new people', members: [] } })).body.group_id;
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -55,7 +57,7 @@ async function subscribedNames(a: Account): Promise<string[]> {
 
 it('signs up through the emailed link: the invitation’s role and channels, then a login with the password', async () => {
   const email = fresh();
-  const link = await invite(email, { invite_as: 300 });
+  const link = await invite(email, { invite_as: 300, group_ids: [groupId] });
   expect(smtp.to(email)[0].headers.subject).toMatch(/has invited you to join/);
 
   const form = await open(link);
@@ -85,6 +87,13 @@ it('signs up through the emailed link: the invitation’s role and channels, the
   const announced = await t.get('messages', { query: { anchor: 'newest', num_before: 5, num_after: 0, narrow } });
   expect(announced.body.messages.at(-1).content).toContain('joined this organization.');
   expect(announced.body.messages.at(-1).content).toContain('Joe Joiner');
+  // The invitation's group, and the inviter's notice (notify_referrer_on_join, on by default).
+  expect((await t.get(`user_groups/${groupId}/members`)).body.members).toContain(me.id);
+  const dms = await t.get('messages', { query: { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] } });
+  const notice = dms.body.messages.at(-1);
+  expect(notice.content).toContain('accepted your invitation to join');
+  expect(notice.content).toContain('Joe Joiner');
+  expect(notice.sender_full_name).toBe('Notification Bot');
   // The welcome email our user creation sends, delivered too.
   await deliverAll();
   expect(smtp.to(email).map((m) => m.headers.subject).some((s) => !/has invited you/.test(s))).toBe(true);

@@ -92,6 +92,9 @@ export class Invitation {
   get referredById(): number {
     return this.state.referredById;
   }
+  get notifyReferrerOnJoin(): boolean {
+    return this.state.notifyReferrerOnJoin;
+  }
   get invitedAs(): Role {
     return this.state.invitedAs;
   }
