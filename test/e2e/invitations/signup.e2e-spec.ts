@@ -249,6 +249,23 @@ it('a sign-up ends the address’s other pending invitations', async () => {
   expect((await open(first)).status).toBe(404);
 });
 
+it('two simultaneous sign-ups through one invitation: one account, the other gets the dead link', async () => {
+  const email = fresh();
+  const link = await invite(email);
+  const answers = await Promise.all([
+    submit(link, { full_name: 'Racer One', password: PASSWORD }),
+    submit(link, { full_name: 'Racer Two', password: PASSWORD }),
+  ]);
+  expect(answers.map((r) => r.status).sort()).toEqual([200, 404]);
+  expect(await t.sql(`SELECT full_name FROM users WHERE email = $1`, [email])).toHaveLength(1);
+  // Through a reusable link, the same address twice at once: one account, the other "already in use".
+  const multi = (await t.post('invites/multiuse', { form: { stream_ids: [] } })).body.invite_link as string;
+  const other = fresh();
+  const both = await Promise.all([1, 2].map((i) => submit(multi, { email: other, full_name: `Racer ${i}`, password: PASSWORD })));
+  expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
+  expect(await t.sql(`SELECT id FROM users WHERE email = $1`, [other])).toHaveLength(1);
+});
+
 describe('rate limit (RATE_LIMITING on)', () => {
   let limited: TestApp;
   beforeAll(async () => {
