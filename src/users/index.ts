@@ -21,3 +21,4 @@ export { BootstrapService, type NewOrganization } from './application/bootstrap.
 export { UsersService } from './application/users.service.js';
 export { AccountService } from './application/account.service.js';
 export { NewAccounts, type NewAccount } from './application/new-accounts.js';
+export { NewUsers, type NewHuman } from './application/new-users.js';

@@ -16,6 +16,7 @@ import { CustomProfileFieldQueries } from './application/custom-profile-fields.p
 import { CustomProfileFieldsService } from './application/custom-profile-fields.service.js';
 import { EmailChanges } from './application/email-changes.js';
 import { NewAccounts } from './application/new-accounts.js';
+import { NewUsers } from './application/new-users.js';
 import { LoginNotices } from './application/login-notices.js';
 import { PasswordResetService } from './application/password-reset.service.js';
 import { PasswordResetController } from './http/password-reset.controller.js';
@@ -68,6 +69,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UsersService,
     BootstrapService,
     NewAccounts,
+    NewUsers,
     LoginNotices,
     PasswordResetService,
     FullMembersRefresh,
@@ -107,6 +109,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     BotsService,
     AccountService,
     NewAccounts,
+    NewUsers,
   ],
 })
 export class UsersModule {}

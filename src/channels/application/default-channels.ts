@@ -6,11 +6,14 @@ import type { Tx } from '../../shared/application/unit-of-work.js';
 import { ChannelGroupUsage, NewUserChannels, OrganizationChannels } from '../../users/index.js';
 import { subscriptionChangeEvents } from './channel.events.js';
 
-/** New human users join the organization's default channels (archived ones are not default). */
+/** New human users join their invitation's channels and the organization's default channels (archived ones are not default). */
 @Injectable()
 export class DefaultChannelSubscriptions extends NewUserChannels {
-  async subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void> {
-    const channelIds = [...(await tx.channels.defaultChannelIds(realmId))];
+  async subscribeNewUser(tx: Tx, realmId: number, userId: number, o: { channelIds: readonly number[]; includeDefaults: boolean }): Promise<void> {
+    const named = (await tx.channels.findByIds(realmId, o.channelIds)).filter((c) => !c.isArchived).map((c) => c.id);
+    const defaults = o.includeDefaults ? await tx.channels.defaultChannelIds(realmId) : [];
+    const channelIds = [...new Set([...named, ...defaults])].sort((a, b) => a - b);
+    if (channelIds.length === 0) return;
     // A user who just joined has no subscription and uses no colour yet.
     const { joined } = joinChannels([userId], channelIds, new Map(), new Map(), new Map());
     await tx.subscriptions.save(realmId, joined);

@@ -10,13 +10,22 @@ export abstract class InvitationRepository {
   abstract insert(invitation: Invitation): Promise<number>;
   abstract find(realmId: number, invitationId: number): Promise<Invitation | null>;
   abstract delete(realmId: number, invitationId: number): Promise<void>;
+  /** The invitation behind a sign-up link of the organization (locked), whatever its status. */
+  abstract findByKey(realmId: number, confirmationKey: string): Promise<Invitation | null>;
+  abstract save(invitation: Invitation): Promise<void>;
+  /** Zulip's revoke_preregistration_users: the address's other pending invitations end when it signs up. */
+  abstract revokePendingFor(realmId: number, email: string): Promise<void>;
 
   abstract insertMultiuse(invite: MultiuseInvite): Promise<number>;
   abstract findMultiuse(realmId: number, inviteId: number): Promise<MultiuseInvite | null>;
   abstract saveMultiuse(invite: MultiuseInvite): Promise<void>;
+  /** The reusable link behind a key of the organization (share-locked: a revocation waits for the sign-up). */
+  abstract findMultiuseByKey(realmId: number, confirmationKey: string): Promise<MultiuseInvite | null>;
 }
 
 export abstract class InvitationQueries {
+  /** The sign-up page: an invitation's or a reusable link's state, by key, within the organization. */
+  abstract byKey(realmId: number, confirmationKey: string): Promise<InvitationState | MultiuseInviteState | null>;
   /** Pending, unexpired invitations; `referredById` null: the whole organization's. */
   abstract pending(realmId: number, referredById: number | null, now: Date): Promise<InvitationState[]>;
   abstract pendingMultiuse(realmId: number, referredById: number | null, now: Date): Promise<MultiuseInviteState[]>;

@@ -121,6 +121,25 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
     await this.em.query(`DELETE FROM invitations WHERE realm_id = $1 AND id = $2`, [realmId, invitationId]);
   }
 
+  async findByKey(realmId: number, confirmationKey: string): Promise<Invitation | null> {
+    const [row] = await this.em.query(`SELECT * FROM invitations WHERE realm_id = $1 AND confirmation_key = $2 FOR UPDATE`, [realmId, confirmationKey]);
+    return row ? Invitation.restore(toInvitation(row)) : null;
+  }
+
+  async save(invitation: Invitation): Promise<void> {
+    const s = invitation.snapshot();
+    await this.em.query(`UPDATE invitations SET status = $3 WHERE realm_id = $1 AND id = $2`, [s.realmId, s.id, s.status]);
+  }
+
+  async revokePendingFor(realmId: number, email: string): Promise<void> {
+    await this.em.query(`UPDATE invitations SET status = 2 WHERE realm_id = $1 AND lower(email) = lower($2) AND status = 0`, [realmId, email]);
+  }
+
+  async findMultiuseByKey(realmId: number, confirmationKey: string): Promise<MultiuseInvite | null> {
+    const [row] = await this.em.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND confirmation_key = $2 FOR SHARE`, [realmId, confirmationKey]);
+    return row ? MultiuseInvite.restore(toMultiuse(row)) : null;
+  }
+
   async insertMultiuse(invite: MultiuseInvite): Promise<number> {
     const s = invite.snapshot();
     const [row] = await this.em.query(
@@ -165,6 +184,13 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
 export class TypeOrmInvitationQueries extends InvitationQueries {
   constructor(private readonly ds: DataSource) {
     super();
+  }
+
+  async byKey(realmId: number, confirmationKey: string): Promise<InvitationState | MultiuseInviteState | null> {
+    const [invitation] = await this.ds.query(`SELECT * FROM invitations WHERE realm_id = $1 AND confirmation_key = $2`, [realmId, confirmationKey]);
+    if (invitation) return toInvitation(invitation);
+    const [multiuse] = await this.ds.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND confirmation_key = $2`, [realmId, confirmationKey]);
+    return multiuse ? toMultiuse(multiuse) : null;
   }
 
   async pending(realmId: number, referredById: number | null, now: Date): Promise<InvitationState[]> {

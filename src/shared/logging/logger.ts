@@ -10,8 +10,8 @@ export const REDACTED = '[Redacted]';
 /** A query-string name that carries a secret: the names above, and anything about passwords or keys. */
 const isSecretName = (name: string) => /password|api_key|^key$|^authorization$|token|secret/i.test(name);
 
-/** Paths whose last segment is a secret: a password-reset token, an email-change confirmation key. */
-const SECRET_PATH = /^(\/accounts\/(?:password\/reset|confirm_new_email)\/)[^/?]+/;
+/** Paths whose last segment is a secret: a password-reset token, an email-change or invitation confirmation key. */
+const SECRET_PATH = /^(\/accounts\/(?:password\/reset|confirm_new_email|do_confirm)\/|\/join\/)[^/?]+/;
 
 /** A request URL as logged: secret path segments and the values of secret query parameters replaced. */
 export function redactUrl(raw: string): string {

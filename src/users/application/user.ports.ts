@@ -200,7 +200,8 @@ export interface UserGroupView {
  * context (which depends on users, not the other way round); bound in src/app.
  */
 export abstract class NewUserChannels {
-  abstract subscribeToDefaultChannels(tx: Tx, realmId: number, userId: number): Promise<void>;
+  /** The new user joins `channelIds` (active ones the organization has) and, if asked, the default channels. */
+  abstract subscribeNewUser(tx: Tx, realmId: number, userId: number, o: { channelIds: readonly number[]; includeDefaults: boolean }): Promise<void>;
 }
 
 /**
@@ -210,6 +211,8 @@ export abstract class NewUserChannels {
  */
 export abstract class NewUserAnnouncements {
   abstract userJoined(tx: Tx, realmId: number, user: { id: number; fullName: string }, now: Date): Promise<void>;
+  /** The Notification Bot tells who invited the new user (an invitation's notify_referrer_on_join). */
+  abstract invitationAccepted(tx: Tx, realmId: number, referrerId: number, user: { id: number; fullName: string }, now: Date): Promise<void>;
 }
 
 /**

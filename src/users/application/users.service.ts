@@ -5,7 +5,6 @@ import {
   type Actor,
   assertCanAccessUser,
   assertCanDeactivateSelf,
-  assertEmailAllowed,
   BotType,
   checkFullName,
   checkShortName,
@@ -32,8 +31,8 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { SettingHolder } from './permissions.js';
 import { NewAccounts } from './new-accounts.js';
-import { accountRegisteredEmail } from './account-emails.js';
-import { NewUserAnnouncements, NewUserChannels, UserQueries, type UserRecord } from './user.ports.js';
+import { NewUsers } from './new-users.js';
+import { UserQueries, type UserRecord } from './user.ports.js';
 import { CustomProfileFieldQueries } from './custom-profile-fields.ports.js';
 import { presentProfileData } from './custom-profile-fields.views.js';
 import { BotsService } from './bots.service.js';
@@ -78,13 +77,12 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly rules: AccountRules,
     private readonly config: ServerConfig,
-    private readonly newUserChannels: NewUserChannels,
-    private readonly announcements: NewUserAnnouncements,
     private readonly botChannels: BotChannels,
     private readonly accounts: NewAccounts,
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly profileData: ProfileData,
     private readonly bots: BotsService,
+    private readonly newUsers: NewUsers,
   ) {}
 
   /** GET /users/{id}: any user of the organization, bots and deactivated users included. */
@@ -131,33 +129,17 @@ export class UsersService {
     // Hash outside the transaction (argon2 is slow on purpose); the error order stays Zulip's.
     const strong = this.rules.isStrongPassword(password);
     const passwordHash = strong ? await this.hasher.hash(password) : null;
-    return this.uow.run(async (tx) => {
-      const realm = await tx.realms.get(actor.realmId);
-      assertEmailAllowed(email, { ...realm, domains: await tx.realms.domains(actor.realmId) }, (d) =>
-        this.rules.isDisposableDomain(d),
-      );
-      if (await tx.users.emailInUse(actor.realmId, email)) throw badRequest(`Email '${email}' already in use`);
-      if (!strong) throw badRequest('The password is too weak.');
-      const userId = await this.accounts.insert(tx, {
+    return this.uow.run((tx) =>
+      this.newUsers.register(tx, {
         realmId: actor.realmId,
         email,
         fullName,
         passwordHash,
         role: Roles.MEMBER,
-        bot: null,
-        waitingPeriodDays: realm.waitingPeriodThreshold,
-        defaultLanguage: realm.defaultLanguage,
-      });
-      await this.newUserChannels.subscribeToDefaultChannels(tx, actor.realmId, userId);
-      // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
-      const { is_active: _, ...person } = presentUser((await tx.users.findById(actor.realmId, userId))!, { clientGravatar: false, profileData: {} });
-      tx.afterCommit(toEveryone(actor.realmId, [{ type: 'realm_user', op: 'add', person }]));
-      await this.announcements.userJoined(tx, actor.realmId, { id: userId, fullName }, this.clock.now());
-      // Zulip's send_account_registered_email: the new user learns where and how to log in.
-      const welcome = { realmId: realm.id, to: email, realmName: realm.name, realmUrl: this.config.realmUrl(realm.stringId) };
-      await tx.emails.send(accountRegisteredEmail(welcome), this.clock.now());
-      return userId;
-    });
+        channelIds: [],
+        includeDefaultChannels: true,
+      }),
+    );
   }
 
   /** POST /bots. */

@@ -5,6 +5,7 @@ import { RealmResolver } from '../../realm/index.js';
 import { Public } from '../../shared/auth/decorators.js';
 import { clientAddress } from '../../shared/auth/guards.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
+import { escapeHtmlText as escape, htmlError as error, sendHtmlPage } from '../../shared/http/html-page.js';
 import { PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
 import { PasswordResetService, type ResetOutcome } from '../application/password-reset.service.js';
 
@@ -17,10 +18,6 @@ export class SetPasswordDto {
   @PlainParam(str()) new_password2: string;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const page = (title: string, body: string) =>
-  `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1>${body}</body></html>\n`;
-const error = (msg: string) => `<p class="error" role="alert">${escape(msg)}</p>`;
 
 const EMAIL_FORM =
   '<form method="post" action="/accounts/password/reset/"><label>Email <input type="email" name="email" required autofocus></label> ' +
@@ -94,6 +91,6 @@ export class PasswordResetController {
   }
 
   private answer(res: Response, status: number, title: string, body: string): void {
-    res.status(status).type('html').send(page(title, body));
+    sendHtmlPage(res, status, title, body);
   }
 }

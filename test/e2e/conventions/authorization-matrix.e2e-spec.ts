@@ -24,6 +24,7 @@ import type { Response } from 'supertest';
 import pg from 'pg';
 import { createChannels } from '../../support/channels.js';
 import { sendToChannel } from '../../support/messages.js';
+import { htmlPage } from '../../../src/shared/http/html-page.js';
 import { type Account, encode, TestApp } from '../../support/test-app.js';
 
 const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other'] as const;
@@ -70,6 +71,8 @@ const NOT_ADMIN_400 = err('Must be an organization administrator');
 const NO_USER = err('No such user');
 const BAD_CHANNEL = err('Invalid channel ID');
 const METRICS_TOKEN_REQUIRED = err('Metrics token required: Authorization: Bearer <METRICS_TOKEN>', 'METRICS_TOKEN_REQUIRED', 401);
+/** The sign-up pages' dead-link page (HTML, so the outcome is its status and opening). */
+const DEAD_LINK: Outcome = { status: 404, msg: `non-envelope body: ${htmlPage('Confirmation link expired or deactivated', '').slice(0, 80)}` };
 const CANNOT_ADMINISTER = err('You do not have permission to administer this channel.', 'CANNOT_ADMINISTER_CHANNEL');
 
 type Overrides = Partial<Expectation>;
@@ -627,6 +630,33 @@ const TABLE: Row[] = [
     route: 'POST /accounts/password/reset/:token',
     req: async (c) => ({ path: `/accounts/password/reset/${await passwordResetToken(c)}/`, form: { new_password1: PASSWORD, new_password2: PASSWORD } }),
     expect: open(),
+  },
+
+  // Joining from an invitation: the Host names the organization, so `other` (its own Host) finds
+  // no such link: the same dead-link page as a key that never existed.
+  {
+    route: 'GET /accounts/do_confirm/:key',
+    req: async (c) => ({ path: `/accounts/do_confirm/${await invitationKey(c)}` }),
+    expect: open({ other: DEAD_LINK }),
+    missing: () => ({ path: `/accounts/do_confirm/${'a'.repeat(24)}` }),
+  },
+  {
+    route: 'POST /accounts/do_confirm/:key',
+    req: async (c) => ({ path: `/accounts/do_confirm/${await invitationKey(c)}`, form: { full_name: 'Invited Person', password: PASSWORD } }),
+    expect: open({ other: DEAD_LINK }),
+    missing: () => ({ path: `/accounts/do_confirm/${'a'.repeat(24)}`, form: { full_name: 'Invited Person', password: PASSWORD } }),
+  },
+  {
+    route: 'GET /join/:key',
+    req: async (c) => ({ path: `/join/${await multiuseKey(c)}/` }),
+    expect: open({ other: DEAD_LINK }),
+    missing: () => ({ path: `/join/${'a'.repeat(24)}/` }),
+  },
+  {
+    route: 'POST /join/:key',
+    req: async (c) => ({ path: `/join/${await multiuseKey(c)}/`, form: { email: `${c.unique('joiner')}@example.com`, full_name: 'Joiner', password: PASSWORD } }),
+    expect: open({ other: DEAD_LINK }),
+    missing: (c) => ({ path: `/join/${'a'.repeat(24)}/`, form: { email: `${c.unique('joiner')}@example.com`, full_name: 'Joiner', password: PASSWORD } }),
   },
 
   // ---- subscriptions and channels
@@ -1341,6 +1371,19 @@ async function emailChangeKey(c: Ctx): Promise<string> {
   await c.ok(c.t.patch('settings', { as: u, form: { email: to } }), 'email change');
   const { rows } = await c.db.query(`SELECT body FROM email_outbox WHERE to_address = $1`, [to]);
   return /\/accounts\/confirm_new_email\/([a-z2-7]{24})\//.exec(rows[0].body)![1];
+}
+
+/** The confirmation key of a fresh email invitation sent by the first organization's owner. */
+async function invitationKey(c: Ctx): Promise<string> {
+  const email = `${c.unique('signup')}@example.com`;
+  await c.ok(c.t.post('invites', { form: { invitee_emails: email, stream_ids: [] } }), 'invite');
+  const { rows } = await c.db.query(`SELECT confirmation_key FROM invitations WHERE email = $1`, [email]);
+  return rows[0].confirmation_key;
+}
+/** The key of a fresh reusable invitation link of the first organization. */
+async function multiuseKey(c: Ctx): Promise<string> {
+  const r = await c.ok(c.t.post('invites/multiuse', { form: {} }), 'multiuse invite');
+  return /\/join\/([a-z2-7]{24})\/$/.exec(r.body.invite_link)![1];
 }
 
 /** The token of a fresh password-reset link (a new user of the first organization asks for one). */

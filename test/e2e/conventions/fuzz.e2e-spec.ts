@@ -51,7 +51,7 @@ const PRECAUTIONS: Record<string, string> = {
   'DELETE /api/v1/users/me, DELETE /api/v1/users/:user_id, PATCH /api/v1/users/:user_id, DELETE/PATCH /api/v1/bots/:bot_id, POST …/api_key/regenerate':
     'may deactivate, demote, re-key or re-own the fuzzing accounts: after every 2xx write, their users rows (active, role, API key, email, bot owner) and their organizations are put back by SQL',
   'HEAD (sent now and then instead of GET)': 'has no body by definition: only the status (< 500) and the database are checked',
-  'raw routes (@RawResponse: uploads, emoji images, the email-confirmation and password-reset pages, /health, /metrics, the API reference and its page)':
+  'raw routes (@RawResponse: uploads, emoji images, the email-confirmation, password-reset and sign-up pages, /health, /metrics, the API reference and its page)':
     'write files or HTML pages by design: their 2xx bodies and non-JSON error pages are not checked for the envelope; a JSON body on them still must be one',
 };
 

@@ -6,6 +6,7 @@ import {
   channelLinkSyntax,
   newChannelsAnnouncement,
   signupAnnouncement,
+  invitationAcceptedNotice,
   subscriptionMessagePlan,
   youWereSubscribedMessage,
 } from './channel-notices.js';
@@ -54,6 +55,7 @@ describe('Notification Bot texts', () => {
     expect(youWereSubscribedMessage(ada, ['x'])).toBe('@_**Ada|4** subscribed you to #**x**.');
     expect(youWereSubscribedMessage(ada, ['z', 'a'])).toBe('@_**Ada|4** subscribed you to the following channels:\n\n* #**a**\n* #**z**');
     expect(signupAnnouncement(ada)).toBe('@_**Ada|4** joined this organization.');
+    expect(invitationAcceptedNotice(ada, 'Acme')).toBe('@_**Ada|4** accepted your invitation to join Acme!');
   });
 
   it('sends "you were subscribed" only to other humans, for channels that existed, within the bulk limit', () => {

@@ -105,6 +105,9 @@ export function subscriptionMessagePlan(
 /** Zulip's notify_new_user: the sign-up announcement. */
 export const signupAnnouncement = (user: Person): string => `${silentMention(user)} joined this organization.`;
 
+/** Zulip's notify_referrer_on_join direct message, naming the organization instead of the product. */
+export const invitationAcceptedNotice = (user: Person, realmName: string): string => `${silentMention(user)} accepted your invitation to join ${realmName}!`;
+
 /** Zulip's Stream.PERMISSION_POLICIES names. */
 export function channelPolicyName(c: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean }): string {
   if (c.isWebPublic) return 'Web-public';

@@ -1,6 +1,6 @@
 import { badRequest } from '../shared/domain-error.js';
 import type { Role } from '../users/role.js';
-import { invitationAlreadyRevoked } from './invitations.errors.js';
+import { confirmationLinkInvalid, invitationAlreadyRevoked } from './invitations.errors.js';
 
 /** Zulip's confirmation statuses. */
 export const InvitationStatus = { PENDING: 0, USED: 1, REVOKED: 2 } as const;
@@ -51,7 +51,7 @@ export interface InvitationState extends InvitationTerms {
 
 /** A single-use invitation sent to one address (Zulip's PreregistrationUser + its Confirmation). */
 export class Invitation {
-  private constructor(private readonly state: InvitationState) {}
+  private constructor(private state: InvitationState) {}
 
   static create(o: {
     realmId: number;
@@ -92,15 +92,27 @@ export class Invitation {
   get referredById(): number {
     return this.state.referredById;
   }
+  get notifyReferrerOnJoin(): boolean {
+    return this.state.notifyReferrerOnJoin;
+  }
   get invitedAs(): Role {
     return this.state.invitedAs;
   }
   get confirmationKey(): string {
     return this.state.confirmationKey;
   }
+  terms(): InvitationTerms {
+    return { ...this.state };
+  }
 
   isPending(now: Date): boolean {
     return usable(this.state.status, this.state.expiresAt, now);
+  }
+
+  /** Signing up through it: once only, before it expires (Zulip: the Confirmation is then used). */
+  accept(now: Date): void {
+    if (!this.isPending(now)) throw confirmationLinkInvalid();
+    this.state = { ...this.state, status: InvitationStatus.USED };
   }
 
   snapshot(): InvitationState {
@@ -164,6 +176,15 @@ export class MultiuseInvite {
 
   isPending(now: Date): boolean {
     return usable(this.state.status, this.state.expiresAt, now);
+  }
+
+  /** Signing up through it: any number of times until it expires or is revoked. */
+  assertUsable(now: Date): void {
+    if (!this.isPending(now)) throw confirmationLinkInvalid();
+  }
+
+  terms(): InvitationTerms {
+    return { ...this.state };
   }
 
   /** Revoking removes the link; revoking twice is an error. */

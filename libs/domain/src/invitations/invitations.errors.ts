@@ -30,3 +30,7 @@ export const ACCOUNT_TOO_NEW =
 export const noSuchInvitation = (): DomainError => badRequest('No such invitation');
 export const invitationAlreadyRevoked = (): DomainError => badRequest('Invitation has already been revoked');
 export const noEmailAddresses = (): DomainError => badRequest('You must specify at least one email address.');
+
+/** Zulip's confirmation/link_expired page: unknown, expired, revoked, used or another organization's key alike. */
+export const CONFIRMATION_LINK_INVALID = 'This confirmation link has expired or been deactivated.';
+export const confirmationLinkInvalid = (): DomainError => new DomainError(CONFIRMATION_LINK_INVALID, 'BAD_REQUEST', 'not_found');

@@ -251,6 +251,25 @@ describe('invitations and links', () => {
     expect(() => link.revoke()).toThrow('Invitation has already been revoked');
   });
 
+  it('an invitation is accepted once, until its expiry (inclusive); a reusable link any number of times', () => {
+    const dead = 'This confirmation link has expired or been deactivated.';
+    const inv = Invitation.create({ realmId: 1, email: 'a@x.com', referredById: 5, terms, notifyReferrerOnJoin: true, now, expiresInMinutes: 60, confirmationKey: 'k' });
+    const late = Invitation.restore(inv.snapshot());
+    inv.accept(new Date('2025-01-01T01:00:00Z'));
+    expect(inv.snapshot().status).toBe(InvitationStatus.USED);
+    expect(inv.terms()).toMatchObject({ invitedAs: Role.MEMBER, channelIds: [3, 1] });
+    expect(() => inv.accept(now)).toThrow(dead);
+    expect(() => late.accept(new Date('2025-01-01T01:00:01Z'))).toThrow(dead);
+    expect(late.snapshot().status).toBe(InvitationStatus.PENDING);
+
+    const link = MultiuseInvite.create({ realmId: 1, referredById: 5, terms, now, expiresInMinutes: 60, confirmationKey: 'abc' });
+    link.assertUsable(now);
+    link.assertUsable(now);
+    expect(() => link.assertUsable(new Date('2025-01-01T01:00:01Z'))).toThrow(dead);
+    link.revoke();
+    expect(() => link.assertUsable(now)).toThrow(dead);
+  });
+
   it('keys are 24 lower-case base32 characters from 15 random bytes', () => {
     const key = confirmationKeyFromRandomBytes(new Uint8Array(15));
     expect(key).toBe('a'.repeat(24));
