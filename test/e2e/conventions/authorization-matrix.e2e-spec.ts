@@ -25,7 +25,7 @@ import pg from 'pg';
 import { createChannels } from '../../support/channels.js';
 import { sendToChannel } from '../../support/messages.js';
 import { htmlPage } from '../../../src/shared/http/html-page.js';
-import { type Account, encode, TestApp } from '../../support/test-app.js';
+import { type Account, encode, type Method, TestApp } from '../../support/test-app.js';
 
 const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other'] as const;
 type Role = (typeof ROLES)[number];
@@ -1421,7 +1421,8 @@ async function send(c: Ctx, method: string, r: Req, caller: Account | null): Pro
   } else if (r.form) {
     req = req.type('form').send(Object.fromEntries(Object.entries(r.form).map(([k, v]) => [k, encode(v)])));
   }
-  return req;
+  // Every answer of the table is also held to the API reference.
+  return c.t.checkedAgainstDocument(method.toLowerCase() as Method, req);
 }
 
 /** The outcome as the table writes it ('ok', or status + code + msg). */
