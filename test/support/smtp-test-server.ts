@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { EmailDelivery } from '../../src/email/index.js';
 
 /** One message the server accepted (or refused, see `attempts`). */
 export interface ReceivedMail {
@@ -128,4 +129,9 @@ function parse(raw: string): { headers: Record<string, string>; text: string; ht
     else if (/^text\/plain/i.test(type)) text = decode(part.headers, part.body);
   }
   return { headers, text, html };
+}
+
+/** Runs the app's email delivery until nothing is due (each call sends at most one row). */
+export async function deliverAllEmail(app: { get(token: typeof EmailDelivery): EmailDelivery }): Promise<void> {
+  while ((await app.get(EmailDelivery).deliverDue()) > 0);
 }

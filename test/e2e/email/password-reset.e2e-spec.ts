@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { EmailDelivery } from '../../../src/email/index.js';
-import { SmtpTestServer } from '../../support/smtp-test-server.js';
+import { deliverAllEmail, SmtpTestServer } from '../../support/smtp-test-server.js';
 import { type Account, TestApp } from '../../support/test-app.js';
 
 /**
@@ -20,9 +19,7 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-const deliverAll = async () => {
-  while ((await t.app.get(EmailDelivery).deliverDue()) > 0);
-};
+const deliverAll = () => deliverAllEmail(t.app);
 const resetsTo = (to: string) => t.sql(`SELECT * FROM email_outbox WHERE to_address = $1 AND kind = 'password_reset' ORDER BY id`, [to]);
 const ask = (email: string, o: { as?: TestApp } = {}) => (o.as ?? t).post('/accounts/password/reset/', { as: null, form: { email } });
 const setPassword = (link: string, p1: string, p2 = p1) => t.post(new URL(link).pathname, { as: null, form: { new_password1: p1, new_password2: p2 } });

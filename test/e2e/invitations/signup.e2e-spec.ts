@@ -1,7 +1,6 @@
-import { EmailDelivery } from '../../../src/email/index.js';
 import { createChannels } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
-import { SmtpTestServer } from '../../support/smtp-test-server.js';
+import { deliverAllEmail, SmtpTestServer } from '../../support/smtp-test-server.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
 
 /**
@@ -30,9 +29,7 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-const deliverAll = async () => {
-  while ((await t.app.get(EmailDelivery).deliverDue()) > 0);
-};
+const deliverAll = () => deliverAllEmail(t.app);
 const fresh = () => `joiner${++n}@example.com`;
 const path = (link: string) => new URL(link).pathname;
 const open = (link: string, host?: string) => t.get(path(link), { as: null, host });
