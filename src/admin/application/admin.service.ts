@@ -1,4 +1,5 @@
 import { badRequest, DomainError } from '@app/domain/shared';
+import { assertValidSubdomain, organizationName } from '@app/domain/realm';
 import { type Actor, isValidEmail, type Role } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { AccountRules } from '../../shared/application/account-rules.js';
@@ -10,11 +11,6 @@ import { ServerConfig } from '../../shared/config/server-config.js';
 import { EmailDelivery } from '../../email/index.js';
 import { AccountService, BootstrapService, UsersService } from '../../users/index.js';
 import { AdminQueries, type AdminUserRef, type OrganizationSummary } from './admin.ports.js';
-
-/** Zulip's subdomain rule: lowercase letters, digits and inner hyphens, at most 40 characters. */
-const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$/;
-/** Subdomains Zulip keeps for itself (a subset of its RESERVED_SUBDOMAINS). */
-const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'admin', 'static', 'help', 'docs', 'mail', 'email', 'root', 'zulip', 'svc']);
 
 export const unknownOrganization = (subdomain: string) =>
   new DomainError(`No organization with subdomain '${subdomain}'`, 'NONEXISTENT_SUBDOMAIN', 'not_found');
@@ -52,16 +48,12 @@ export class AdminService {
 
   /** Checks a new organization's subdomain: well-formed, not reserved, not taken. */
   async checkNewSubdomain(subdomain: string): Promise<void> {
-    if (!SUBDOMAIN.test(subdomain)) {
-      throw badRequest('Subdomains can only have lowercase letters, numbers, and \'-\'s, and must start and end with a letter or number.');
-    }
-    if (RESERVED_SUBDOMAINS.has(subdomain)) throw badRequest(`Subdomain '${subdomain}' is reserved`);
+    assertValidSubdomain(subdomain);
     if ((await this.queries.organizationBySubdomain(subdomain)) !== null) throw badRequest(`Subdomain '${subdomain}' is already in use`);
   }
 
   async createOrganization(o: { name: string; subdomain: string; ownerEmail: string; ownerFullName?: string }): Promise<CreatedOrganization> {
-    const name = o.name.trim();
-    if (name === '' || name.length > 40) throw badRequest('Organization names must have 1 to 40 characters');
+    const name = organizationName(o.name);
     if (!isValidEmail(o.ownerEmail)) throw badRequest('Enter a valid email address.');
     await this.checkNewSubdomain(o.subdomain);
     const ownerPassword = this.secrets.password();

@@ -7,3 +7,4 @@ export * from './realm-settings.js';
 export * from './realm-settings-update.js';
 export * from './uri-template.js';
 export * from './announcement-channels.js';
+export * from './organization.js';
