@@ -101,6 +101,8 @@ export default defineConfig(
   ...tseslint.configs.recommended,
   { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: globals.node } },
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // The web app (web/): browser code, its own tsconfig; it talks to the server only through the API.
+  { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {
     files: ['**/*.ts'],
     plugins: { boundaries },

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
@@ -33,6 +34,18 @@ export default defineConfig({
         },
       },
       {
+        // The web app's state logic and components (Testing Library on jsdom).
+        plugins: [react()],
+        test: {
+          name: 'web',
+          root: './web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          globals: true,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
         plugins,
         resolve: { alias },
         test: {
@@ -46,6 +59,23 @@ export default defineConfig({
           setupFiles: ['./test/support/worker-env.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The web app in a real Chromium (Debian's, driven by playwright-core), against a real server.
+        plugins,
+        resolve: { alias },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.browser-spec.ts'],
+          globals: true,
+          pool: 'forks',
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
+          globalSetup: ['./test/global-setup.ts'],
+          setupFiles: ['./test/support/worker-env.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -1,5 +1,6 @@
 // Compiles src/, libs/domain/src/, migrations/, ormconfig.ts and bench/floor/ to dist/ with swc (type-checking
-// is `npm run typecheck`). Whole tree in well under a second, so `npm start` always rebuilds.
+// is `npm run typecheck`), then bundles the web app (web/) into dist/web with Vite. A few seconds in
+// all, so `npm start` always rebuilds.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -48,3 +49,19 @@ for (const input of inputs) {
   }
 }
 if (process.env.BUILD_VERBOSE) console.log(`built ${count} files into dist/`);
+
+// The web app, served from `/` by the server (dist/web: index.html and hashed assets).
+const { build } = await import('vite');
+await build({ configFile: join(root, 'web/vite.config.ts'), logLevel: process.env.BUILD_VERBOSE ? 'info' : 'warn' });
+
+// Its scripts and styles also compressed once here (brotli, gzip), so the server sends the smallest
+// one a browser accepts without compressing on every request.
+const { brotliCompressSync, gzipSync, constants: z } = await import('node:zlib');
+const { readFile } = await import('node:fs/promises');
+const assets = join(out, 'web', 'assets');
+for (const name of await readdir(assets)) {
+  if (!/\.(js|css|svg)$/.test(name)) continue;
+  const raw = await readFile(join(assets, name));
+  await writeFile(join(assets, `${name}.br`), brotliCompressSync(raw, { params: { [z.BROTLI_PARAM_QUALITY]: 11 } }));
+  await writeFile(join(assets, `${name}.gz`), gzipSync(raw, { level: 9 }));
+}

@@ -26,6 +26,7 @@ import { createChannels } from '../../support/channels.js';
 import { sendToChannel } from '../../support/messages.js';
 import { htmlPage } from '../../../src/shared/http/html-page.js';
 import { type Account, encode, type Method, TestApp } from '../../support/test-app.js';
+import { webAppScript } from '../../support/web-app-files.js';
 
 const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other'] as const;
 type Role = (typeof ROLES)[number];
@@ -1281,6 +1282,10 @@ const TABLE: Row[] = [
   { route: 'GET /api/v1/openapi.json', req: () => ({ path: 'openapi.json' }), expect: open() },
   { route: 'GET /api/docs', req: () => ({ path: '/api/docs' }), expect: open() },
   { route: 'GET /api/docs/:asset', req: () => ({ path: '/api/docs/swagger-ui.css' }), expect: open() },
+  // The web app's page and its hashed assets: public, the same for every organization and caller
+  // (the page logs in through /accounts/login/ and then talks to /json).
+  { route: 'GET /', req: () => ({ path: '/' }), expect: open() },
+  { route: 'GET /assets/:file', req: () => ({ path: `/assets/${webAppScript()}` }), expect: open() },
 
   // ---- presence, typing
   { route: 'POST /api/v1/users/me/presence', req: () => ({ path: 'users/me/presence', form: { status: 'active' } }), expect: humans() },
