@@ -24,6 +24,7 @@ import { SettingsVersion1765900000100 } from './1765900000100-SettingsVersion.js
 import { BackgroundJobs1765900000200 } from './1765900000200-BackgroundJobs.js';
 import { EventQueues1765900001000 } from './1765900001000-EventQueues.js';
 import { PasswordResetTokens1766000000700 } from './1766000000700-PasswordResetTokens.js';
+import { Sessions1766100000000 } from './1766100000000-Sessions.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   BackgroundJobs1765900000200,
   EventQueues1765900001000,
   PasswordResetTokens1766000000700,
+  Sessions1766100000000,
 ];

@@ -5,6 +5,7 @@ import { DomainError } from '@app/domain/shared';
 import type { NextFunction, Request, Response } from 'express';
 import { BODY_LIMITS, requestTooLarge, tooManyParameters } from './shared/http/multipart.js';
 import { ServerConfig } from './shared/config/server-config.js';
+import { configureBrowserSessions } from './shared/auth/browser-cookies.js';
 import { AppLogger } from './shared/logging/logger.js';
 import { observeRequests } from './app/metrics/request-observer.js';
 import { ServerMetrics } from './app/metrics/server-metrics.js';
@@ -47,8 +48,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // had one.
   app.set('etag', false);
   // req.ip follows X-Forwarded-For only through the configured proxies (the rightmost untrusted hop).
-  const { trustedProxies } = app.get(ServerConfig);
-  app.set('trust proxy', trustedProxies.length > 0 ? trustedProxies : false);
+  const config = app.get(ServerConfig);
+  app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   // On every response, errors included: no MIME sniffing, and no full URLs (with their
   // narrows and upload paths) leaked to other sites in Referer.
   app.use((_req: Request, res: Response, next: NextFunction) => {
@@ -56,6 +57,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     next();
   });
+  // The web app's /json routes (session cookie, CSRF): rewritten to /api/v1 before the router.
+  configureBrowserSessions(app, config);
   app.use(refuseDeclaredOversizedBody);
   app.useBodyParser('json', { limit: BODY_LIMITS.maxBodyBytes });
   app.useBodyParser('urlencoded', { extended: false, limit: BODY_LIMITS.maxBodyBytes, parameterLimit: BODY_LIMITS.maxFields });

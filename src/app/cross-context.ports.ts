@@ -13,6 +13,7 @@ import { ChannelsForBots } from '../channels/application/bot-channels.js';
 import { MutedSenderMessagesRead } from '../messages/application/muted-sender-messages.js';
 import { MutedSenderMessages } from '../users/application/muted-users.ports.js';
 import { PageCookies } from '../server/http/web-app.controller.js';
+import { ensureCsrfCookie } from '../shared/auth/browser-cookies.js';
 
 /**
  * Ports one context owns and a context that depends on it implements (the owner may not import
@@ -39,6 +40,6 @@ export const CrossContextPorts: Provider[] = [
   { provide: MutedSenderMessages, useExisting: MutedSenderMessagesRead },
   // users owns it, presence implements it: turning presence_enabled on or off updates the presence.
   { provide: PresenceSettingEffects, useExisting: PresenceSettingReaction },
-  // server owns it (the web app's page), users implements it: the page load sets the CSRF cookie.
-  { provide: PageCookies, useValue: { onPage: () => undefined } satisfies PageCookies },
+  // server owns it (the web app's page), the session cookies implement it: the page load sets the CSRF cookie.
+  { provide: PageCookies, useValue: { onPage: (req, res) => void ensureCsrfCookie(req, res) } satisfies PageCookies },
 ];

@@ -36,6 +36,12 @@ import { BotStorageController } from './http/bot-storage.controller.js';
 import { ConfirmEmailController } from './http/confirm-email.controller.js';
 import { CustomProfileFieldsController } from './http/custom-profile-fields.controller.js';
 import { FetchApiKeyController } from './http/fetch-api-key.controller.js';
+import { SessionsController } from './http/sessions.controller.js';
+import { PasswordAuthentication } from './application/password-authentication.js';
+import { SessionQueries } from './application/session.ports.js';
+import { SessionsService } from './application/sessions.service.js';
+import { TypeOrmSessionQueries } from './persistence/typeorm-session.repository.js';
+import { BrowserSessions } from '../shared/application/browser-sessions.js';
 import { RealmSettingGuard } from './http/realm-setting.guard.js';
 import { SettingsController } from './http/settings.controller.js';
 import { UserGroupsController } from './http/user-groups.controller.js';
@@ -62,6 +68,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     BotsController,
     UserGroupsController,
     FetchApiKeyController,
+    SessionsController,
     ConfirmEmailController,
     PasswordResetController,
   ],
@@ -76,6 +83,11 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UserGroupsService,
     UserStatusService,
     ApiKeysService,
+    PasswordAuthentication,
+    SessionsService,
+    // The auth guard's port: /json requests and uploads authenticated by the session cookie.
+    { provide: BrowserSessions, useExisting: SessionsService },
+    { provide: SessionQueries, useClass: TypeOrmSessionQueries },
     Authenticator,
     ApiKeyBasicStrategy,
     RealmSettingGuard,
@@ -97,6 +109,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     { provide: CustomProfileFieldQueries, useClass: TypeOrmCustomProfileFieldQueries },
   ],
   exports: [
+    BrowserSessions,
     FullMembersRefresh,
     BootstrapService,
     UsersService,

@@ -381,6 +381,22 @@ export interface RequestRecipe {
   forged: { user: string } | { header: string };
   /** Sent with another method: HEAD (on GET routes) or OPTIONS, which Express answers for every route. */
   otherMethod: 'HEAD' | 'OPTIONS' | null;
+  /**
+   * Sent as the web app would (null: as an API client): an API route under /json, every request
+   * with the actor's session cookie (if it has one) and the CSRF cookie, and the X-CSRFToken
+   * header right (`csrf`), absent, wrong, or right but from a foreign Origin. Any Authorization
+   * header stays: /json must ignore it.
+   */
+  browser: BrowserMode | null;
+}
+
+export const BROWSER_MODES = ['csrf', 'no_csrf', 'bad_csrf', 'foreign_origin'] as const;
+export type BrowserMode = (typeof BROWSER_MODES)[number];
+
+/** What the request's actor holds as a browser: its session token (none: not logged in) and the CSRF token. */
+export interface BrowserCookies {
+  session?: string;
+  csrf: string;
 }
 
 const PATH_SEGMENTS = [
@@ -437,6 +453,11 @@ export const requestRecipe = (routeCount: number): fc.Arbitrary<RequestRecipe> =
     file: fc.oneof({ weight: 7, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     contentEncoding: fc.oneof({ weight: 12, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'x-bogus', 'identity') }),
     otherMethod: fc.oneof({ weight: 30, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom<'HEAD' | 'OPTIONS'>('HEAD', 'OPTIONS') }),
+    browser: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(null) },
+      { weight: 3, arbitrary: fc.constant<BrowserMode>('csrf') },
+      { weight: 1, arbitrary: fc.constantFrom<BrowserMode>('no_csrf', 'bad_csrf', 'foreign_origin') },
+    ),
   });
 
 /** Percent-encodes any JS string, unpaired surrogates included (as their WTF-8 bytes). */
@@ -496,8 +517,10 @@ export function buildRequest(
   auth: { authorization?: string; host?: string },
   /** Every route's declared parameters, for routes that declare none. */
   allDeclared: Route['declared'],
+  /** The actor's cookies, for a request sent as the web app (`r.browser`). */
+  browser?: BrowserCookies,
 ): BuiltRequest {
-  let path = route.path;
+  let path = r.browser !== null && browser !== undefined ? jsonPath(route.path) : route.path;
   route.pathParams.forEach((name, i) => {
     const v = r.pathValues[i % r.pathValues.length];
     const seg =
@@ -541,6 +564,11 @@ export function buildRequest(
   const headers: Record<string, string> = {};
   if (auth.authorization) headers.authorization = auth.authorization;
   if (auth.host) headers.host = auth.host;
+  if (r.browser !== null && browser !== undefined) {
+    // The page's own origin: the Host named explicitly (the root organization's by default).
+    headers.host = auth.host ?? 'chat.example.com';
+    Object.assign(headers, browserHeaders(r.browser, browser, headers.host));
+  }
   let payload: Buffer | undefined;
   const formText = () => body.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v.form)}`).join('&');
   switch (r.encoding) {
@@ -599,9 +627,23 @@ export function buildRequest(
     body: payload,
     describe() {
       const shortBody = payload === undefined ? '' : ` body(${headers['content-type']}${headers['content-encoding'] ? `, ${headers['content-encoding']}` : ''})=${clip(payload.toString('utf8'))}`;
-      return `${method} ${clip(url)} as ${r.actor}${shortBody}`;
+      return `${method} ${clip(url)} as ${r.actor}${r.browser !== null && browser !== undefined ? ` (browser, ${r.browser})` : ''}${shortBody}`;
     },
   };
+}
+
+/** An API route as the web app calls it: `/api/v1/x` → `/json/x` (other routes as they are). */
+function jsonPath(path: string): string {
+  return path.startsWith('/api/v1/') ? `/json/${path.slice('/api/v1/'.length)}` : path;
+}
+
+/** The cookies and CSRF header of a browser request in this mode. */
+function browserHeaders(mode: BrowserMode, b: BrowserCookies, host: string): Record<string, string> {
+  const headers: Record<string, string> = { cookie: [b.session === undefined ? null : `sessionid=${b.session}`, `csrftoken=${b.csrf}`].filter((c) => c !== null).join('; ') };
+  if (mode === 'csrf' || mode === 'foreign_origin') headers['x-csrftoken'] = b.csrf;
+  if (mode === 'bad_csrf') headers['x-csrftoken'] = `${b.csrf.slice(1)}x`;
+  headers.origin = mode === 'foreign_origin' ? 'https://evil.example' : `http://${host}`;
+  return headers;
 }
 
 export const clip = (s: string, n = 300) => {

@@ -172,12 +172,15 @@ export class TestApp {
    * the awaiting test. Tests that build their requests on `t.http` pass them through this too.
    */
   checkedAgainstDocument(method: Method, req: request.Test): request.Test {
-    if (!new URL(req.url).pathname.startsWith('/api/v1/')) return req;
+    const url = new URL(req.url);
+    // The web app's /json/<path> serves the operation of /api/v1/<path>: held to the same document.
+    if (url.pathname.startsWith('/json/')) url.pathname = `/api/v1/${url.pathname.slice('/json/'.length)}`;
+    else if (!url.pathname.startsWith('/api/v1/')) return req;
     const then = req.then.bind(req);
     req.then = ((onFulfilled, onRejected) =>
       then((res) => {
         this.checker ??= new OpenApiChecker(this.app.get(ApiReferenceController).openApi());
-        const problem = this.checker.check({ method, url: req.url, status: res.status, contentType: res.headers['content-type'], body: res.body });
+        const problem = this.checker.check({ method, url: url.toString(), status: res.status, contentType: res.headers['content-type'], body: res.body });
         if (problem !== null) throw new Error(`OpenAPI: ${problem}`);
         return res;
       }).then(onFulfilled, onRejected)) as request.Test['then'];
@@ -200,7 +203,16 @@ export class TestApp {
   async login(email: string, password: string, host?: string): Promise<Account> {
     const res = await this.post('fetch_api_key', { as: null, host, form: { username: email, password } });
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
+    this.passwords.set(`${host ?? ''} ${res.body.email}`, password);
     return { id: res.body.user_id, email: res.body.email, apiKey: res.body.api_key, host };
+  }
+
+  /** Passwords of the accounts that logged in through `login` (browser sessions need them). */
+  private readonly passwords = new Map<string, string>();
+
+  /** The password an account logged in with (undefined: a bot, or an account made another way). */
+  passwordOf(account: Account): string | undefined {
+    return this.passwords.get(`${account.host ?? ''} ${account.email}`);
   }
 
   /** A second organization at `<stringId>.chat.example.com`; returns its owner. */

@@ -112,6 +112,7 @@ export class AdminService {
       const current = await tx.userSettings.getForUpdate(realmId, user.id);
       if (current === null) throw unknownUser(email);
       if (!(await tx.accounts.replacePasswordHash(realmId, user.id, current.passwordHash, hash))) throw badRequest('The password changed meanwhile; try again');
+      await tx.sessions.endForUser(realmId, user.id);
     });
     return { userId: user.id };
   }

@@ -1,12 +1,13 @@
 import type { Actor } from '@app/domain/users';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppLogger } from '../../shared/logging/logger.js';
+import { clientRoute } from '../../shared/http/browser-requests.js';
 import { type ServerMetrics, UNMATCHED_ROUTE } from './server-metrics.js';
 
-/** The route pattern a request matched (`/api/v1/messages/:message_id`), never its URL. */
+/** The route pattern a request matched (`/api/v1/messages/:message_id`, `/json/messages/:message_id`), never its URL. */
 export function routeOf(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path : UNMATCHED_ROUTE;
+  return typeof path === 'string' ? clientRoute(req, path) : UNMATCHED_ROUTE;
 }
 
 /**

@@ -3,7 +3,7 @@ import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Controller, Delete, Get, NotFoundException, Param, Patch, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentActor } from '../../shared/auth/decorators.js';
+import { CurrentActor, SessionCookieAccepted } from '../../shared/auth/decorators.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
 import { bool, int, JsonParam, PlainParam, str, ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
@@ -154,7 +154,9 @@ export class MessageActionsController {
     return {};
   }
 
+  /** With HTTP Basic, or in the browser with the session cookie alone (images in messages). */
   @Get('user_uploads/:realm_id/:bucket/:key/:name')
+  @SessionCookieAccepted()
   @RawResponse()
   async download(
     @CurrentActor() actor: Actor,

@@ -7,6 +7,8 @@ export abstract class Secrets {
   abstract apiKey(): string;
   abstract password(): string;
   abstract hexToken(bytes: number): string;
+  /** `bytes` random bytes as base64url (cookie tokens). */
+  abstract urlToken(bytes: number): string;
   /** The key of an invitation link: 24 lower-case base32 characters (120 random bits). */
   abstract confirmationKey(): string;
 }
@@ -20,6 +22,9 @@ export class CryptoSecrets extends Secrets {
   }
   hexToken(bytes: number): string {
     return randomBytes(bytes).toString('hex');
+  }
+  urlToken(bytes: number): string {
+    return randomBytes(bytes).toString('base64url');
   }
   confirmationKey(): string {
     return confirmationKeyFromRandomBytes(randomBytes(CONFIRMATION_KEY_BYTES));

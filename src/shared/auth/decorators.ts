@@ -1,9 +1,28 @@
 import type { Actor } from '@app/domain/users';
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { requestSession } from '../http/browser-requests.js';
 
 export const PUBLIC = 'svc:public';
 /** No authentication (server_settings, fetch_api_key, health). */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC, true);
+
+export const CSRF_PROTECTED = 'svc:csrf-protected';
+/**
+ * A browser form endpoint outside /json (login, logout): an unsafe method needs the CSRF token,
+ * and an anonymous request counts against the per-address limit like an API request.
+ */
+export const CsrfProtected = (): MethodDecorator & ClassDecorator => SetMetadata(CSRF_PROTECTED, true);
+
+export const SESSION_COOKIE_ACCEPTED = 'svc:session-cookie-accepted';
+/** Outside /json, also authenticated by the session cookie alone when there is no Authorization header (uploads). */
+export const SessionCookieAccepted = (): MethodDecorator & ClassDecorator => SetMetadata(SESSION_COOKIE_ACCEPTED, true);
+
+export const API_KEY_ONLY = 'svc:api-key-only';
+/**
+ * The answer holds the caller's own API key: never served to a session-authenticated request
+ * (its /json path answers as an unknown route), so the key never reaches page scripts.
+ */
+export const ApiKeyOnly = (): MethodDecorator & ClassDecorator => SetMetadata(API_KEY_ONLY, true);
 
 /**
  * Zulip's role/kind decorators, checked after authentication and before any parameter:
@@ -21,3 +40,6 @@ export const Require = (...r: Requirement[]): MethodDecorator & ClassDecorator =
 export const CurrentActor = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Actor => ctx.switchToHttp().getRequest().user as Actor,
 );
+
+/** The browser session that authenticated the request (its id), or null (HTTP Basic). */
+export const CurrentSession = createParamDecorator((_: unknown, ctx: ExecutionContext): string | null => requestSession(ctx.switchToHttp().getRequest()));

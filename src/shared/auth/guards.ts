@@ -17,27 +17,45 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { Clock } from '../application/clock.js';
 import { ServerConfig } from '../config/server-config.js';
-import { PUBLIC, REQUIRE, type Requirement } from './decorators.js';
+import { API_KEY_ONLY, CSRF_PROTECTED, PUBLIC, REQUIRE, type Requirement, SESSION_COOKIE_ACCEPTED } from './decorators.js';
+import { BrowserSessions } from '../application/browser-sessions.js';
+import { challengeWithSession, cookieValues, isSessionRequest, SESSION_COOKIE, setRequestSession } from '../http/browser-requests.js';
+import { checkCsrf, tokenCookie } from './browser-cookies.js';
 import { API_BY_IP, API_BY_USER, rateLimited, RateLimiter } from '../application/rate-limiter.js';
 
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
+const NOT_LOGGED_IN = 'Not logged in: API authentication or user session required';
 
-const isPublic = (reflector: Reflector, ctx: ExecutionContext): boolean =>
-  reflector.getAllAndOverride<boolean>(PUBLIC, [ctx.getHandler(), ctx.getClass()]) === true;
+const flagged = (reflector: Reflector, ctx: ExecutionContext, key: string): boolean =>
+  reflector.getAllAndOverride<boolean>(key, [ctx.getHandler(), ctx.getClass()]) === true;
+
+const isPublic = (reflector: Reflector, ctx: ExecutionContext): boolean => flagged(reflector, ctx, PUBLIC);
 
 /**
- * HTTP Basic through passport-http, with Zulip's distinct answers for every way the header
- * can be wrong (the stock guard answers them all with a bare 401).
+ * Authentication: HTTP Basic through passport-http, with Zulip's distinct answers for every way
+ * the header can be wrong (the stock guard answers them all with a bare 401); under /json the
+ * session cookie instead (after the CSRF check, as Django's middleware runs before the view),
+ * and on the routes that accept it (uploads) the session cookie when there is no header.
  */
 @Injectable()
 export class ApiAuthGuard extends AuthGuard('basic') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: BrowserSessions,
+    private readonly config: ServerConfig,
+  ) {
     super();
   }
 
   override async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    const session = isSessionRequest(req);
+    if (session && flagged(this.reflector, ctx, API_KEY_ONLY)) throw new DomainError('Not Found', 'NOT_FOUND', 'not_found');
+    if (session || flagged(this.reflector, ctx, CSRF_PROTECTED)) checkCsrf(req, this.config);
     if (isPublic(this.reflector, ctx)) return true;
-    checkAuthorizationHeader(ctx.switchToHttp().getRequest<Request>().headers.authorization);
+    const cookieOnly = flagged(this.reflector, ctx, SESSION_COOKIE_ACCEPTED) && req.headers.authorization === undefined && cookieValues(req, SESSION_COOKIE).length > 0;
+    if (session || cookieOnly) return this.authenticateSession(req);
+    checkAuthorizationHeader(req.headers.authorization);
     return (await super.canActivate(ctx)) as boolean;
   }
 
@@ -46,10 +64,21 @@ export class ApiAuthGuard extends AuthGuard('basic') {
     if (!user) throw unauthorized('Invalid API key');
     return user;
   }
+
+  /** The `sessionid` cookie → the caller; anything else (none, two, malformed, ended) is "not logged in". */
+  private async authenticateSession(req: Request): Promise<true> {
+    challengeWithSession(req);
+    const token = tokenCookie(req, SESSION_COOKIE);
+    const caller = token === null ? null : await this.sessions.authenticate(req.headers.host, token);
+    if (caller === null) throw unauthorized(NOT_LOGGED_IN);
+    req.user = caller.actor;
+    setRequestSession(req, caller.sessionId);
+    return true;
+  }
 }
 
 function checkAuthorizationHeader(header: string | undefined): void {
-  if (header === undefined) throw unauthorized('Not logged in: API authentication or user session required');
+  if (header === undefined) throw unauthorized(NOT_LOGGED_IN);
   const parts = header.trim().split(/\s+/);
   if (parts.length !== 2) throw unauthorized('Invalid authorization header for basic auth');
   if (parts[0].toLowerCase() !== 'basic') {
@@ -73,8 +102,9 @@ function checkAuthorizationHeader(header: string | undefined): void {
 
 /**
  * Zulip's api_by_user limits (200/min, 2000/h per user) and, for unauthenticated API requests
- * (login included), its api_by_ip limit (100/min per client address; `req.ip`, which follows
- * X-Forwarded-For only through TRUSTED_PROXIES), with X-RateLimit-* headers.
+ * (logins included, the browser's login form too), its api_by_ip limit (100/min per client
+ * address; `req.ip`, which follows X-Forwarded-For only through TRUSTED_PROXIES), with
+ * X-RateLimit-* headers.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -82,6 +112,7 @@ export class RateLimitGuard implements CanActivate {
     private readonly config: ServerConfig,
     private readonly clock: Clock,
     private readonly limiter: RateLimiter,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -89,7 +120,8 @@ export class RateLimitGuard implements CanActivate {
     const req = http.getRequest<Request>();
     const actor = req.user as Actor | undefined;
     if (!this.config.rateLimiting) return true;
-    if (actor === undefined && !req.path.startsWith('/api/')) return true; // health checks, pages
+    // Health checks and pages are not counted; the API and the browser's login form are.
+    if (actor === undefined && !req.path.startsWith('/api/') && !flagged(this.reflector, ctx, CSRF_PROTECTED)) return true;
     const d =
       actor === undefined
         ? await this.limiter.hit(`ip:${clientAddress(req)}`, API_BY_IP, this.clock.now().getTime())

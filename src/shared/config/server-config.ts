@@ -75,6 +75,21 @@ function metricsToken(env: Env): string | undefined {
   return token;
 }
 
+/**
+ * SESSION_LIFETIME_SECONDS (Zulip's SESSION_COOKIE_AGE, two weeks) and SESSION_IDLE_TIMEOUT_SECONDS
+ * (a week), checked: both at least a minute, since a session's last request is written at most
+ * once a minute.
+ */
+function sessionSettings(env: Env) {
+  const s = {
+    sessionLifetimeSeconds: int(env, 'SESSION_LIFETIME_SECONDS', 1_209_600),
+    sessionIdleTimeoutSeconds: int(env, 'SESSION_IDLE_TIMEOUT_SECONDS', 604_800),
+  };
+  if (s.sessionLifetimeSeconds < 60) throw new Error(`SESSION_LIFETIME_SECONDS must be at least 60, got "${env.SESSION_LIFETIME_SECONDS}"`);
+  if (s.sessionIdleTimeoutSeconds < 60) throw new Error(`SESSION_IDLE_TIMEOUT_SECONDS must be at least 60, got "${env.SESSION_IDLE_TIMEOUT_SECONDS}"`);
+  return s;
+}
+
 /** SMTP_URL, EMAIL_FROM and the delivery worker's settings, checked. */
 function emailSettings(env: Env, botDomain: string) {
   const smtpUrl = env.SMTP_URL || undefined;
@@ -199,6 +214,10 @@ export class ServerConfig {
   readonly passwordHashQueue: number;
   /** The Bearer token of GET /metrics; unset: /metrics answers 404. */
   readonly metricsToken: string | undefined;
+  /** How long a browser session lasts after its login (and the `sessionid` cookie's Max-Age). */
+  readonly sessionLifetimeSeconds: number;
+  /** A browser session without a request for this long has ended. */
+  readonly sessionIdleTimeoutSeconds: number;
 
   constructor(env: Env) {
     this.host = env.HOST || '127.0.0.1';
@@ -256,10 +275,7 @@ export class ServerConfig {
     this.zulipClientCompat = bool(env, 'ZULIP_CLIENT_COMPAT', true);
     this.userStateSizeLimit = int(env, 'USER_STATE_SIZE_LIMIT', 10_000_000);
     if (this.userStateSizeLimit < 0) throw new Error(`USER_STATE_SIZE_LIMIT must not be negative, got "${env.USER_STATE_SIZE_LIMIT}"`);
-    this.trustedProxies = (env.TRUSTED_PROXIES ?? '')
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== '');
+    this.trustedProxies = (env.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
     this.markAllAsReadBatchSize = int(env, 'MARK_ALL_AS_READ_BATCH_SIZE', MARK_ALL_AS_READ_BATCH);
     if (this.markAllAsReadBatchSize < 1) throw new Error(`MARK_ALL_AS_READ_BATCH_SIZE must be at least 1, got "${env.MARK_ALL_AS_READ_BATCH_SIZE}"`);
     this.markAllAsReadTimeLimitMs = int(env, 'MARK_ALL_AS_READ_TIME_LIMIT_MS', BATCHED_REQUEST_BUDGET_MS);
@@ -278,6 +294,7 @@ export class ServerConfig {
       emailSendTimeoutMs: this.emailSendTimeoutMs,
     } = emailSettings(env, this.botDomain));
     this.metricsToken = metricsToken(env);
+    ({ sessionLifetimeSeconds: this.sessionLifetimeSeconds, sessionIdleTimeoutSeconds: this.sessionIdleTimeoutSeconds } = sessionSettings(env));
     if (this.reminderPollIntervalMs < 0) throw new Error(`REMINDER_POLL_INTERVAL_MS must not be negative, got "${env.REMINDER_POLL_INTERVAL_MS}"`);
   }
 
@@ -310,6 +327,11 @@ export class ServerConfig {
   /** Emails are delivered over SMTP only when SMTP_URL is set; otherwise they stay in the outbox. */
   get emailConfigured(): boolean {
     return this.smtpUrl !== undefined;
+  }
+
+  /** Cookies carry `Secure` when the server is reached over https (EXTERNAL_URL). */
+  get secureCookies(): boolean {
+    return this.externalUrl.toLowerCase().startsWith('https:');
   }
 
   get pushConfigured(): boolean {

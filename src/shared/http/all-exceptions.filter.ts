@@ -3,10 +3,10 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoun
 import type { Application, Request, Response } from 'express';
 import { DatabaseHealth } from '../application/database-health.js';
 import { AppLogger, redactUrl } from '../logging/logger.js';
+import { wwwAuthenticateFor } from './browser-requests.js';
 import { errorBody, STATUS_OF } from './error-body.js';
 import { INTEGER_SEGMENT } from './path-params.js';
 
-export const WWW_AUTHENTICATE = 'Basic realm="zulip"';
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
 const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
@@ -33,7 +33,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (!req.complete) res.setHeader('Connection', 'close');
 
     if (exception instanceof DomainError) {
-      if (exception.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
+      if (exception.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', wwwAuthenticateFor(req));
       if (exception.kind === 'rate_limited') res.setHeader('Retry-After', String(exception.data['retry-after']));
       res.status(STATUS_OF[exception.kind]).json(errorBody(exception));
       return;

@@ -109,6 +109,8 @@ export class PasswordResetService {
         return { kind: 'invalid_link' };
       }
       await tx.passwordResets.useAll(link.userId, this.clock.now());
+      // Every browser session of the user ends with the old password (Django's session auth hash).
+      await tx.sessions.endForUser(link.realmId, link.userId);
       return { kind: 'done', email: me.deliveryEmail };
     });
     if (outcome.kind === 'done') await this.limiter.clear(`authenticate_by_username:${outcome.email.toLowerCase()}`);

@@ -24,6 +24,7 @@ import { AUTHENTICATE_BY_USERNAME, RateLimiter } from '../../shared/application/
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { EmailChanges } from './email-changes.js';
+import { passwordStamp } from './sessions.service.js';
 import { type AccountState, UserSettingsQueries } from './user-settings.ports.js';
 import { PresenceSettingEffects } from './user.ports.js';
 import { avatarChangeEvent, bulkSettingEvents, personUpdate, settingChangeEvents } from './user-settings.events.js';
@@ -68,15 +69,20 @@ export class SettingsService {
     private readonly presence: PresenceSettingEffects,
   ) {}
 
-  async updateSettings(actor: Actor, req: SettingsUpdate): Promise<void> {
+  /**
+   * `session`: the browser session the request came with (its id), which a password change
+   * keeps; the user's other sessions end with the change (all of them for an API request).
+   */
+  async updateSettings(actor: Actor, req: SettingsUpdate, session: string | null = null): Promise<void> {
     if (req.targetUsers !== undefined) return this.updateOthers(actor, req, req.targetUsers);
     checkSettingValues(req.settings);
     const password = req.newPassword === undefined ? null : await this.checkPasswordChange(actor, req.oldPassword, req.newPassword);
     await this.uow.run(async (tx) => {
       const me = (await tx.userSettings.getForUpdate(actor.realmId, actor.userId))!;
       const realm = await tx.realms.get(actor.realmId);
-      if (password !== null && !(await tx.accounts.replacePasswordHash(realm.id, me.userId, password.expected, password.hash))) {
-        throw badRequest('Wrong password!');
+      if (password !== null) {
+        if (!(await tx.accounts.replacePasswordHash(realm.id, me.userId, password.expected, password.hash))) throw badRequest('Wrong password!');
+        await tx.sessions.endForUser(realm.id, me.userId, session === null ? null : { sessionId: session, passwordStamp: passwordStamp(password.hash) });
       }
       if (req.email !== undefined) await this.emailChanges.request(tx, me, realm, req.email.trim());
       if (req.fullName !== undefined) await this.changeFullName(tx, me, realm, req.fullName);

@@ -251,6 +251,8 @@ export class UsersService {
       user.deactivateByAdmin(actor, await tx.users.lockActiveHumanOwners(actor.realmId));
       await tx.users.save(user);
       const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
+      // Zulip's do_deactivate_user: every browser session of the user ends.
+      await tx.sessions.endForUser(actor.realmId, userId);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: false }]);
       tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
@@ -265,6 +267,7 @@ export class UsersService {
       user.deactivate();
       await tx.users.save(user);
       const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
+      await tx.sessions.endForUser(actor.realmId, actor.userId);
       await this.realmUserUpdates(tx, actor.realmId, [{ user_id: actor.userId, is_active: false }]);
       tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });

@@ -1,7 +1,7 @@
 import { ApiPost } from '../../shared/http/routes.js';
 import { Controller, Headers, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Public } from '../../shared/auth/decorators.js';
+import { ApiKeyOnly, Public } from '../../shared/auth/decorators.js';
 import { applyRateLimitHeaders, clientAddress } from '../../shared/auth/guards.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { RealmResolver } from '../../realm/index.js';
@@ -17,6 +17,7 @@ export class FetchApiKeyController {
 
   @ApiPost('fetch_api_key')
   @Public()
+  @ApiKeyOnly()
   async fetch(
     @ZulipParams() p: FetchApiKeyDto,
     @Headers('host') host: string | undefined,

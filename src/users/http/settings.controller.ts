@@ -1,6 +1,6 @@
 import { type Actor, type ChangeableSetting, USER_SETTING_NAMES, type UserSettingValue } from '@app/domain/users';
 import { Controller, Patch } from '@nestjs/common';
-import { CurrentActor, Require } from '../../shared/auth/decorators.js';
+import { ApiKeyOnly, CurrentActor, CurrentSession, Require } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { AccountService } from '../application/account.service.js';
@@ -34,13 +34,14 @@ export class SettingsController {
   /** PATCH /settings; /settings/display and /settings/notifications are Zulip's deprecated aliases. */
   @Patch(['settings', 'settings/display', 'settings/notifications'])
   @Require('human')
-  async update(@CurrentActor() actor: Actor, @ZulipParams() p: UpdateSettingsDto) {
-    await this.settings.updateSettings(actor, settingsUpdate(p));
+  async update(@CurrentActor() actor: Actor, @CurrentSession() session: string | null, @ZulipParams() p: UpdateSettingsDto) {
+    await this.settings.updateSettings(actor, settingsUpdate(p), session);
     return {};
   }
 
   /** Bots may regenerate their own key too (Zulip does not restrict this endpoint to humans). */
   @ApiPost('users/me/api_key/regenerate')
+  @ApiKeyOnly()
   async regenerateApiKey(@CurrentActor() actor: Actor) {
     return { api_key: await this.accounts.regenerateApiKey(actor) };
   }

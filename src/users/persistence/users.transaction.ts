@@ -14,12 +14,13 @@ import {
   TypeOrmUserSettingsRepository,
 } from './typeorm-user-settings.repository.js';
 import { TypeOrmUserStatusRepository } from './typeorm-user-status.repository.js';
+import { TypeOrmSessionRepository } from './typeorm-session.repository.js';
 import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers' | 'bots'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -34,6 +35,7 @@ export const usersTransaction: TransactionContribution<
     botStorage: new TypeOrmBotStorageRepository(em),
     mutedUsers: new TypeOrmMutedUserRepository(em),
     bots: new TypeOrmBotRepository(em),
+    sessions: new TypeOrmSessionRepository(em),
   }),
   uniqueViolations: {
     users_realm_delivery_email_key: emailInUse,

@@ -27,6 +27,7 @@ import { sendToChannel } from '../../support/messages.js';
 import { htmlPage } from '../../../src/shared/http/html-page.js';
 import { type Account, encode, type Method, TestApp } from '../../support/test-app.js';
 import { webAppScript } from '../../support/web-app-files.js';
+import { type BrowserSession, cookieHeader, sessionOf, someToken } from '../../support/sessions.js';
 
 const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other'] as const;
 type Role = (typeof ROLES)[number];
@@ -43,6 +44,8 @@ interface Req {
   file?: { field: string; body: Buffer; name: string };
   /** The caller (default: the role's account). */
   as?: Account | null;
+  /** More headers (a browser form's CSRF cookie and token). */
+  headers?: Record<string, string>;
 }
 type Build = (c: Ctx, role: Role) => Req | Promise<Req>;
 interface Row {
@@ -605,6 +608,18 @@ const TABLE: Row[] = [
     // The second organization has no such account: a first-organization login fails there.
     expect: open({ other: err('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401) }),
   },
+  // The web app's login and logout: browser forms (the CSRF token; credentials in headers mean nothing there).
+  {
+    route: 'POST /accounts/login',
+    req: async (c) => {
+      const email = `${c.unique('browser')}@example.com`;
+      await c.ok(c.t.post('users', { form: { email, password: PASSWORD, full_name: `Person ${c.n}` } }), 'login user');
+      return { path: '/accounts/login/', form: { username: email, password: PASSWORD }, headers: csrfPair() };
+    },
+    // The second organization has no such account: a first-organization login fails there.
+    expect: open({ other: err('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401) }),
+  },
+  { route: 'POST /accounts/logout', req: () => ({ path: '/accounts/logout/', headers: csrfPair() }), expect: open() },
   {
     route: 'GET /accounts/confirm_new_email/:key',
     req: async (c) => ({ path: `/accounts/confirm_new_email/${await emailChangeKey(c)}` }),
@@ -1331,6 +1346,12 @@ const TABLE: Row[] = [
 
 // --- fixture helpers used by rows ---------------------------------------------------------
 
+/** A browser's CSRF cookie and the matching X-CSRFToken header. */
+function csrfPair(): Record<string, string> {
+  const token = someToken('form');
+  return { Cookie: `csrftoken=${token}`, 'X-CSRFToken': token };
+}
+
 /** Whose object a role's request names: its own, except `other` (and anonymous): the member's. */
 const objectOwner = (c: Ctx, role: Role): Account => (role === 'other' || role === 'anonymous' ? c.acct.member! : c.acct[role]!);
 const hexToken = (c: Ctx) => `aabb${(c.n += 1).toString(16).padStart(8, '0')}`;
@@ -1412,13 +1433,19 @@ function liveRoutes(t: TestApp): string[] {
   return out;
 }
 
-async function send(c: Ctx, method: string, r: Req, caller: Account | null): Promise<Response> {
-  const url = r.path.startsWith('/') ? r.path : `/api/v1/${r.path}`;
+/**
+ * Sends a row's request as `caller`: with its API key, or (`browser`) under /json as the web app
+ * does, with the caller's session cookie (null: none) and the CSRF token.
+ */
+async function send(c: Ctx, method: string, r: Req, caller: Account | null, browser?: { session: BrowserSession | null }): Promise<Response> {
+  const url = r.path.startsWith('/') ? r.path : `/${browser ? 'json' : 'api/v1'}/${r.path}`;
   let req = (c.t.http as unknown as Record<string, (u: string) => import('supertest').Test>)[method.toLowerCase()](url);
-  if (caller) {
-    req = req.auth(caller.email, caller.apiKey);
-    if (caller.host) req = req.set('Host', caller.host);
-  }
+  if (browser) {
+    const csrftoken = browser.session?.csrftoken ?? someToken('matrix');
+    req = req.set('Cookie', cookieHeader({ sessionid: browser.session?.sessionid, csrftoken })).set('X-CSRFToken', csrftoken);
+  } else if (caller) req = req.auth(caller.email, caller.apiKey);
+  if (caller?.host) req = req.set('Host', caller.host);
+  for (const [name, value] of Object.entries(r.headers ?? {})) req = req.set(name, value);
   if (r.query) req = req.query(Object.fromEntries(Object.entries(r.query).map(([k, v]) => [k, encode(v)])));
   if (r.file) {
     req = req.attach(r.file.field, r.file.body, r.file.name);
@@ -1545,17 +1572,21 @@ it("refuses another organization's credentials on this organization's address on
 }, 90_000);
 
 describe.each(TABLE.map((row) => [row.variant ? `${row.route} (${row.variant})` : row.route, row] as const))('%s', (_name, row) => {
-  it('answers every kind of caller as the table says', async () => {
+  it('answers every kind of caller as the table says (one of them through /json with its browser session)', async () => {
     const method = row.route.split(' ')[0];
     const actual = {} as Expectation;
+    const viaJson = browserRoleOf(row);
     for (const role of ROLES) {
       const r = await row.req(c, role);
       const caller = r.as === undefined ? c.acct[role] : r.as;
-      const res = await send(c, method, r, caller);
+      const browser = role === viaJson ? await browserOf(caller) : undefined;
+      const res = await send(c, method, r, caller, browser);
       actual[role] = normalize(outcomeOf(res, r.path));
       // (An error may repeat what the request named; anything else of the first organization is a leak.)
       const leak = role === 'other' ? c.markers().find((m) => (res.text ?? '').includes(m) && !JSON.stringify(r).includes(m)) : undefined;
       if (leak !== undefined) actual[role] = { status: res.status, code: 'LEAK', msg: `answer shows the first organization's ${leak}` };
+      // Page scripts never see the user's own API key.
+      if (browser && caller && (res.text ?? '').includes(caller.apiKey)) actual[role] = { status: res.status, code: 'LEAK', msg: 'answer under /json shows the caller’s API key' };
       if (actual[role] === OK) row.check?.(c, role, res);
     }
     const expected = Object.fromEntries(ROLES.map((role) => [role, normalize(row.expect[role])])) as Expectation;
@@ -1566,5 +1597,69 @@ describe.each(TABLE.map((row) => [row.variant ? `${row.route} (${row.variant})` 
       const absent = normalize(outcomeOf(await send(c, method, r, c.acct.owner), r.path));
       expect(absent).toEqual(expected.other);
     }
+  }, 90_000);
+});
+
+// --- the same routes under /json (the web app's browser sessions) ----------------------------
+
+/** Never served under /json: their answer is the caller's own API key. */
+const API_KEY_ROUTES = ['POST /api/v1/fetch_api_key', 'POST /api/v1/users/me/api_key/regenerate'];
+/** The roles whose accounts log in with a password (bots have no browser sessions). */
+const BROWSER_ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'other'] as const;
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const jsonRows = () => TABLE.filter((r) => r.route.split(' ')[1].startsWith('/api/v1/') && !API_KEY_ROUTES.includes(r.route));
+
+/**
+ * The role whose request of this row goes through /json, with its browser session instead of its
+ * API key (the roles in turn, row after row), so every /api/v1 row is also checked as the web
+ * app calls it at no extra request (a repeated request would not be the same: a reaction exists
+ * the second time). Undefined: the row is not served under /json.
+ */
+function browserRoleOf(row: Row): Role | undefined {
+  const at = jsonRows().indexOf(row);
+  return at < 0 ? undefined : BROWSER_ROLES[at % BROWSER_ROLES.length];
+}
+
+/** The caller's browser (no caller: one without a session); undefined for an account that cannot log in (a bot): its API key, then. */
+async function browserOf(caller: Account | null): Promise<{ session: BrowserSession | null } | undefined> {
+  if (caller === null) return { session: null };
+  const session = await sessionOf(t, caller);
+  return session === null ? undefined : { session };
+}
+
+describe('under /json, with browser sessions', () => {
+  it('refuses every authenticated route without a session, with an ended one, and with another organization’s; an unsafe one first checks the CSRF token', async () => {
+    const member = (await sessionOf(t, c.acct.member!))!;
+    const theirs = (await sessionOf(t, c.acct.other!))!; // logged in on the second organization's host
+    const ended = { sessionid: someToken('ended'), csrftoken: member.csrftoken };
+    const csrfMissing = err('CSRF error: CSRF token missing.', 'CSRF_FAILED', 403);
+    const answers: Record<string, Outcome> = {};
+    const wanted: Record<string, Outcome> = {};
+    for (const row of jsonRows().filter((r) => !r.variant)) {
+      const [method, pattern] = row.route.split(' ');
+      const path = pattern.replace(/^\/api\/v1\//, '').replace(/:[a-z_]+/g, '1').replace(/\*[a-z_]+/g, 'x');
+      if (row.expect.anonymous === OK) {
+        // Public operations work without a session, as with no credentials.
+        const r = await row.req(c, 'anonymous');
+        answers[`${row.route} without a session`] = normalize(outcomeOf(await send(c, method, r, null, { session: null }), r.path));
+        wanted[`${row.route} without a session`] = OK;
+        continue;
+      }
+      for (const [who, session] of [['without a session', null], ['with an ended session', ended], ['with another organization’s session', theirs]] as const) {
+        answers[`${row.route} ${who}`] = outcomeOf(await send(c, method, { path }, null, { session }), path);
+        wanted[`${row.route} ${who}`] = NOT_LOGGED_IN;
+      }
+      if (UNSAFE.has(method)) {
+        const res = await c.t.http[method.toLowerCase() as Method](`/json/${path}`).set('Cookie', cookieHeader(member));
+        answers[`${row.route} without X-CSRFToken`] = outcomeOf(res, path);
+        wanted[`${row.route} without X-CSRFToken`] = csrfMissing;
+      }
+    }
+    for (const route of API_KEY_ROUTES) {
+      const path = route.split(' ')[1].replace(/^\/api\/v1\//, '');
+      answers[`${route} under /json`] = outcomeOf(await send(c, 'POST', { path, form: { username: 'x@example.com', password: 'x' } }, c.acct.member, { session: member }), path);
+      wanted[`${route} under /json`] = err('Not Found', 'NOT_FOUND', 404);
+    }
+    expect(answers).toEqual(wanted);
   }, 90_000);
 });

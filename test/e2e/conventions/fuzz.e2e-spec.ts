@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import type { Response } from 'supertest';
 import { type Account, TestApp } from '../../support/test-app.js';
+import { logIn } from '../../support/sessions.js';
 import {
   type ActorName,
+  type BrowserCookies,
   type BuiltRequest,
   buildRequest,
   changedTables,
@@ -53,12 +55,18 @@ const PRECAUTIONS: Record<string, string> = {
   'HEAD (sent now and then instead of GET)': 'has no body by definition: only the status (< 500) and the database are checked',
   'raw routes (@RawResponse: uploads, emoji images, the email-confirmation, password-reset and sign-up pages, /health, /metrics, the API reference and its page)':
     'write files or HTML pages by design: their 2xx bodies and non-JSON error pages are not checked for the envelope; a JSON body on them still must be one',
+  'browser requests (a third of all: API routes under /json, with the actor’s session cookie and a right, missing, wrong or cross-origin CSRF token)':
+    'a logout, a password change or a deactivation may end the fuzzing accounts’ sessions: after every 2xx write their session rows are put back by SQL with the users rows',
 };
 
 let t: TestApp;
 let fp: WriteCounter;
 let routes: Route[];
 let accounts: Record<Exclude<ActorName, 'anonymous' | 'bad_auth' | 'other_org_here' | 'forged'>, Account>;
+/** The session token of every fuzzing account that logs in with a password (bots have none). */
+const sessionTokens = new Map<string, string>();
+/** The CSRF token every browser request of the run holds as its cookie. */
+const CSRF = 'fuzzCsrfToken0123456789abcdefghijklmnopqrstu'.slice(0, 43);
 const queueIds: string[] = [];
 const serverErrors: string[] = [];
 
@@ -72,6 +80,20 @@ function takeServerError(): string {
 }
 
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
+
+/** The session cookie a browser request of this actor carries (none: not logged in). */
+function sessionOf(actor: ActorName, forged: RequestRecipe['forged']): BrowserCookies {
+  switch (actor) {
+    case 'forged': // a generated cookie value (printable, as HTTP allows)
+      return { session: ('user' in forged ? forged.user : forged.header).replace(/[^\x20-\x7e]/g, ''), csrf: CSRF };
+    case 'bad_auth':
+      return { session: 'A'.repeat(43), csrf: CSRF };
+    case 'other_org_here': // another organization's session, on this organization's host
+      return { session: sessionTokens.get('other_org'), csrf: CSRF };
+    default:
+      return { session: sessionTokens.get(actor), csrf: CSRF };
+  }
+}
 
 function authOf(actor: ActorName, forged: RequestRecipe['forged']): { authorization?: string; host?: string } {
   switch (actor) {
@@ -135,22 +157,30 @@ let actorRows: unknown[] = [];
 async function snapshotActors() {
   const ids = Object.values(accounts).map((a) => a.id);
   const { rows } = await fp.query(
-    `SELECT id, is_active, role, api_key, email, delivery_email, bot_owner_id FROM users WHERE id = ANY($1::int[])`,
+    `SELECT id, is_active, role, api_key, email, delivery_email, bot_owner_id, password_hash FROM users WHERE id = ANY($1::int[])`,
     [ids],
   );
   actorRows = rows;
+  sessionRows = (await fp.query(`SELECT * FROM sessions WHERE user_id = ANY($1::int[])`, [ids])).rows;
 }
+let sessionRows: unknown[] = [];
 
 /** Puts the fuzzing accounts back (a request may have deactivated, demoted or re-keyed one). */
 async function healActors() {
   await fp.query(
     `UPDATE users u SET is_active = s.is_active, role = s.role, api_key = s.api_key, email = s.email,
-            delivery_email = s.delivery_email, bot_owner_id = s.bot_owner_id
-       FROM jsonb_to_recordset($1::jsonb) AS s(id int, is_active boolean, role smallint, api_key text, email text, delivery_email text, bot_owner_id int)
+            delivery_email = s.delivery_email, bot_owner_id = s.bot_owner_id, password_hash = s.password_hash
+       FROM jsonb_to_recordset($1::jsonb) AS s(id int, is_active boolean, role smallint, api_key text, email text, delivery_email text, bot_owner_id int, password_hash text)
       WHERE u.id = s.id
-        AND (u.is_active, u.role, u.api_key, u.email, u.delivery_email, u.bot_owner_id)
-            IS DISTINCT FROM (s.is_active, s.role, s.api_key, s.email, s.delivery_email, s.bot_owner_id)`,
+        AND (u.is_active, u.role, u.api_key, u.email, u.delivery_email, u.bot_owner_id, u.password_hash)
+            IS DISTINCT FROM (s.is_active, s.role, s.api_key, s.email, s.delivery_email, s.bot_owner_id, s.password_hash)`,
     [JSON.stringify(actorRows)],
+  );
+  // Their browser sessions, as logged in (a logout, password change or deactivation ends them).
+  await fp.query(
+    `INSERT INTO sessions SELECT * FROM jsonb_populate_recordset(NULL::sessions, $1::jsonb)
+     ON CONFLICT (token_sha256) DO UPDATE SET password_stamp = EXCLUDED.password_stamp WHERE sessions.password_stamp <> EXCLUDED.password_stamp`,
+    [JSON.stringify(sessionRows)],
   );
   await fp.query(`UPDATE realms SET deactivated = false WHERE deactivated`);
 }
@@ -178,6 +208,10 @@ beforeAll(async () => {
     bot: roles.bot,
     other_org: roles.otherOwner,
   };
+  for (const [name, a] of Object.entries(accounts)) {
+    const password = t.passwordOf(a);
+    if (password !== undefined) sessionTokens.set(name, (await logIn(t, a.email, password, a.host)).sessionid);
+  }
   fp = await WriteCounter.install(t.databaseUrl);
   await seedContent();
   // The write detector sees the seeding's writes (or it would see nothing at all).
@@ -279,7 +313,7 @@ describe('fuzzing every route', () => {
       // The first requests go to every route in turn, so each is sent even on a slow machine.
       const route = requests < routes.length ? routes[requests] : weighted[recipe.route];
       if (requests % 50 === 0) pool = await timed('other', async () => ({ ...(await fp.ids()), strings: await knownStrings() }));
-      const req = buildRequest(route, recipe, pool, authOf(recipe.actor, recipe.forged), allDeclared);
+      const req = buildRequest(route, recipe, pool, authOf(recipe.actor, recipe.forged), allDeclared, sessionOf(recipe.actor, recipe.forged));
       const name = `${route.method} ${route.path}`;
       sentRoutes.add(name);
       const before = lastCounts ?? (await timed('writeChecks', () => fp.take()));

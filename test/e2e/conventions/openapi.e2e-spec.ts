@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { discoverRoutes } from '../../support/api-fuzz.js';
 import { OpenApiChecker } from '../../support/openapi-check.js';
+import { json, sessionOf } from '../../support/sessions.js';
 import { type Account, TestApp } from '../../support/test-app.js';
 import type { OpenApiDocument } from '../../../src/shared/http/openapi/openapi-document.js';
 
@@ -154,6 +155,9 @@ describe('the check of every answer against the document', () => {
     try {
       await expect(t.get('users/me', { as: member })).rejects.toThrow(/OpenAPI: GET \/api\/v1\/users\/me → 200 .*no_such_field/s);
       await expect(t.get('users/me', { as: member, notDocumented: 'this test' })).resolves.toHaveProperty('status', 200);
+      // The web app's /json/<path> answers are held to the /api/v1/<path> operation.
+      const session = (await sessionOf(t, member))!;
+      await expect(json(t, 'get', 'users/me', session)).rejects.toThrow(/OpenAPI: GET \/api\/v1\/users\/me → 200 .*no_such_field/s);
     } finally {
       client.checker = kept;
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Response as AgentResponse } from 'superagent';
 import { WEB_APP_DIR } from '../../../src/server/http/web-app.controller.js';
 import { TestApp } from '../../support/test-app.js';
 import { webAppScript } from '../../support/web-app-files.js';
@@ -12,10 +13,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The answer's bytes (superagent has already decoded a br or gzip body, so a bad encoding fails the request). */
-const rawBody = (res: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) => {
+const rawBody = (res: AgentResponse, done: (err: Error | null, body: Buffer) => void) => {
+  const stream = res as unknown as NodeJS.ReadableStream; // a parser is handed the response stream
   const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
 describe('GET /', () => {

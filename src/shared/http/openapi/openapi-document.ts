@@ -129,14 +129,20 @@ export function buildOpenApiDocument(routes: RouteInfo[], o: { version: string }
       version: o.version,
       description:
         'The REST API of this server, which speaks Zulip\'s API (parameters form-encoded, typed values JSON-encoded; ' +
-        'answers in the `result`/`msg` envelope). Generated from the server\'s controllers and parameter declarations.',
+        'answers in the `result`/`msg` envelope). Generated from the server\'s controllers and parameter declarations. ' +
+        'The web app calls every operation of `/api/v1/<path>` (but `fetch_api_key` and `users/me/api_key/regenerate`) as ' +
+        '`/json/<path>`, authenticated by its `sessionid` cookie instead (POST /accounts/login/), unsafe methods with the ' +
+        '`X-CSRFToken` header equal to the `csrftoken` cookie.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/', description: 'This server (the organization is chosen by the Host header).' }],
     security: [{ basicAuth: [] }],
     paths,
     components: {
-      securitySchemes: { basicAuth: { type: 'http', scheme: 'basic', description: 'Email (or bot email) and API key.' } },
+      securitySchemes: {
+        basicAuth: { type: 'http', scheme: 'basic', description: 'Email (or bot email) and API key.' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sessionid', description: 'The web app\'s browser session, for the same operations under `/json/`.' },
+      },
       schemas: ENVELOPE_SCHEMAS,
       responses: ERROR_RESPONSES,
     },

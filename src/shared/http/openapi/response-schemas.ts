@@ -186,6 +186,8 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   'GET /api/v1/streams': object({ streams: arrayOf(object({ stream_id: int, name: str, description: str, invite_only: bool })) }),
   'GET /api/v1/get_stream_id': object({ stream_id: int }),
   'POST /api/v1/fetch_api_key': object({ api_key: str, email: str, user_id: int }),
+  // The web app's login: the session is in the cookies, never the API key in the answer.
+  'POST /accounts/login': { ...object({ user_id: int, email: str }), not: { required: ['api_key'] } },
   'GET /health': {
     description: 'Ready (200) once the database answers; 503 with the same body otherwise.',
     content: { 'application/json': { schema: object({ status: { type: 'string', enum: ['ok', 'unavailable'] }, details: { type: 'object' } }) } },
