@@ -1,12 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <main><h1>Chat</h1></main>;
-}
+import { api } from './api/client';
+import { App } from './components/App';
+import './styles/app.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App client={api} />
   </StrictMode>,
 );
