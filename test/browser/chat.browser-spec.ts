@@ -60,6 +60,8 @@ describe('logging in', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/incorrect/i);
     expect(await page.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(pat.email);
     expect(await feed(page).count()).toBe(0);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: /reset/i }).waitFor();
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import type request from 'supertest';
-import { type Account, encode, type Method, type TestApp } from './test-app.js';
+import { type Account, type Method, type TestApp, withParameters } from './test-app.js';
 
 /**
  * Browser sessions in tests (the web app's contract): log in through POST /accounts/login/ with
@@ -89,11 +89,5 @@ export function json(t: TestApp, method: Method, path: string, s: Partial<Browse
   if (o.origin) req = req.set('Origin', o.origin);
   const host = o.host ?? s?.host;
   if (host) req = req.set('Host', host);
-  if (o.query) req = req.query(Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, encode(v)])));
-  if (o.multipart) {
-    for (const [k, v] of Object.entries(o.multipart)) req = req.field(k, encode(v));
-  } else if (o.form) {
-    req = req.type('form').send(Object.fromEntries(Object.entries(o.form).map(([k, v]) => [k, encode(v)])));
-  }
-  return t.checkedAgainstDocument(method, req);
+  return t.checkedAgainstDocument(method, withParameters(req, o));
 }

@@ -155,12 +155,7 @@ export class TestApp {
     if (as) req = req.auth(as.email, as.apiKey);
     const host = o.host ?? as?.host;
     if (host) req = req.set('Host', host);
-    if (o.query) req = req.query(Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, encode(v)])));
-    if (o.multipart) {
-      for (const [k, v] of Object.entries(o.multipart)) req = req.field(k, encode(v));
-    } else if (o.form) {
-      req = req.type('form').send(Object.fromEntries(Object.entries(o.form).map(([k, v]) => [k, encode(v)])));
-    }
+    req = withParameters(req, o);
     return o.notDocumented === undefined ? this.checkedAgainstDocument(method, req) : req;
   }
 
@@ -275,4 +270,15 @@ export function expectError(
 export function expectSuccess(res: request.Response, fields: Record<string, unknown> = {}): void {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).toMatchObject({ result: 'success', msg: '', ...fields });
+}
+
+/** A request's parameters as clients send them: query string, multipart fields or a form body (JSON-encoded non-strings). */
+export function withParameters(req: request.Test, o: Pick<CallOptions, 'query' | 'form' | 'multipart'>): request.Test {
+  if (o.query) req = req.query(Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, encode(v)])));
+  if (o.multipart) {
+    for (const [k, v] of Object.entries(o.multipart)) req = req.field(k, encode(v));
+  } else if (o.form) {
+    req = req.type('form').send(Object.fromEntries(Object.entries(o.form).map(([k, v]) => [k, encode(v)])));
+  }
+  return req;
 }

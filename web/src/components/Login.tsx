@@ -65,6 +65,9 @@ export function Login({ client, realmName, onLoggedIn }: { client: ApiClient; re
             Log in
           </button>
         </form>
+        <p className="login-help">
+          <a href="/accounts/password/reset/">Forgot your password?</a>
+        </p>
       </div>
     </main>
   );
