@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BotType } from '@app/domain/users';
+import { idleCutoff, sessionExpiry, sessionIsValid, type SessionLimits } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { RealmResolver } from '../../realm/index.js';
 import { BrowserSessions, type SessionCaller } from '../../shared/application/browser-sessions.js';
@@ -77,14 +77,14 @@ export class SessionsService extends BrowserSessions {
     const now = this.clock.now();
     await this.uow.run(async (tx) => {
       if (previousToken !== null) await tx.sessions.delete(realmId, sessionIdOf(previousToken));
-      await tx.sessions.purgeEnded(realmId, c.userId, now, this.idleSince(now));
+      await tx.sessions.purgeEnded(realmId, c.userId, now, idleCutoff(now, this.limits()));
       await tx.sessions.create({
         sessionId: sessionIdOf(token),
         realmId,
         userId: c.userId,
         passwordStamp: passwordStamp(c.passwordHash),
         now,
-        expiresAt: new Date(now.getTime() + this.config.sessionLifetimeSeconds * 1000),
+        expiresAt: sessionExpiry(now, this.limits()),
       });
       if (email !== null) await tx.emails.send(email, now);
     });
@@ -112,19 +112,19 @@ export class SessionsService extends BrowserSessions {
     return { actor, sessionId };
   }
 
-  /** Unexpired, not idle, the password unchanged, an active user (not an incoming webhook) of an active organization. */
   private isValid(s: SessionLookup, now: Date): boolean {
-    return (
-      s.expiresAt.getTime() > now.getTime() &&
-      s.lastSeenAt.getTime() > this.idleSince(now).getTime() &&
-      s.isActive &&
-      !s.realmDeactivated &&
-      s.botType !== BotType.INCOMING_WEBHOOK &&
-      constantTimeEquals(s.passwordStamp, passwordStamp(s.passwordHash))
-    );
+    const facts = {
+      expiresAt: s.expiresAt,
+      lastSeenAt: s.lastSeenAt,
+      userActive: s.isActive,
+      realmDeactivated: s.realmDeactivated,
+      botType: s.botType,
+      passwordUnchanged: constantTimeEquals(s.passwordStamp, passwordStamp(s.passwordHash)),
+    };
+    return sessionIsValid(facts, this.limits(), now);
   }
 
-  private idleSince(now: Date): Date {
-    return new Date(now.getTime() - this.config.sessionIdleTimeoutSeconds * 1000);
+  private limits(): SessionLimits {
+    return { lifetimeSeconds: this.config.sessionLifetimeSeconds, idleTimeoutSeconds: this.config.sessionIdleTimeoutSeconds };
   }
 }

@@ -21,3 +21,4 @@ export * from './alert-words.js';
 export * from './bot-storage.js';
 export * from './muted-users.js';
 export * from './bots.js';
+export * from './browser-session.policy.js';
