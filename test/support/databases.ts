@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * Test databases are named after the checkout, so test runs of two checkouts (worktrees) on one
- * PostgreSQL never drop each other's databases.
+ * Test databases are named after the checkout (and TEST_RUN_NAME, when set), so test runs of two
+ * checkouts (worktrees), or two runs in one checkout, on one PostgreSQL never drop each other's
+ * databases.
  */
-export const TEST_DB_PREFIX = `svc_test_${createHash('sha1').update(process.cwd()).digest('hex').slice(0, 8)}`;
+const RUN = `${process.cwd()}\0${process.env.TEST_RUN_NAME ?? ''}`;
+export const TEST_DB_PREFIX = `svc_test_${createHash('sha1').update(RUN).digest('hex').slice(0, 8)}`;
 export const TEMPLATE_DB = `${TEST_DB_PREFIX}_template`;
 
 export async function adminClient(adminUrl: string): Promise<pg.Client> {

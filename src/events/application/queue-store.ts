@@ -1,10 +1,22 @@
-import type { JournalRow, QueueOptions, QueueRecord } from './queue-record.js';
+import type { JournalRow, QueuedEvent, QueueOptions, QueueRecord } from './queue-record.js';
 
 /** A new queue, created with the database's current snapshot (journal-snapshot.ts). */
 export interface CreatedQueue {
   readonly record: QueueRecord;
   /** Queues of the same user dropped to stay within the per-user cap. */
   readonly evicted: readonly string[];
+}
+
+/** A queue's state as a process holding it writes it back, with when it was last polled there. */
+export interface Checkpoint {
+  readonly id: string;
+  readonly version: number;
+  readonly snapshot: string | null;
+  readonly boundary: number;
+  readonly nextEventId: number;
+  readonly newestDiscarded: number;
+  readonly pending: readonly QueuedEvent[];
+  readonly polledAtMs: number;
 }
 
 /**
@@ -24,6 +36,12 @@ export abstract class QueueStore {
 
   /** Writes the events part if nobody else did since `q` was read (then bumps its version); false otherwise. */
   abstract save(q: QueueRecord): Promise<boolean>;
+
+  /**
+   * Writes, in one statement, the events part of each of these queues (as `save`, each only if
+   * its version is still the one given) and when it was last polled; answers the ids written.
+   */
+  abstract checkpoint(queues: readonly Checkpoint[]): Promise<Set<string>>;
 
   /** Deletes the user's queue; false when there is none. */
   abstract delete(id: string, userId: number): Promise<boolean>;

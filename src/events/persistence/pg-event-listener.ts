@@ -97,7 +97,7 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     // This process's own commits start a pass at once; other processes' arrive by NOTIFY.
     this.journal.onCommitted(() => void this.catchUp());
-    this.queues.attach({ ready: () => this.ready(), waiting: () => void (this.stale ? this.requestPass() : undefined) });
+    this.queues.attach({ ready: () => this.ready(), refresh: () => this.requestPass(), waiting: () => void (this.stale ? this.requestPass() : undefined) });
     await this.connect();
     this.cancelTimers = [this.scheduler.every(CATCH_UP_MS, () => void this.catchUp()), this.scheduler.every(PRUNE_MS, () => void this.prune())];
   }

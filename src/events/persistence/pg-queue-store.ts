@@ -4,7 +4,7 @@ import type { ClientEvent } from '../../shared/application/client-event.js';
 import { BACKGROUND_SQL } from '../../shared/persistence/statement-counter.js';
 import type { JournalRow, QueuedEvent, QueueOptions, QueueRecord } from '../application/queue-record.js';
 import { timeoutSecs } from '../application/queue-record.js';
-import { type CreatedQueue, QueueStore } from '../application/queue-store.js';
+import { type Checkpoint, type CreatedQueue, QueueStore } from '../application/queue-store.js';
 
 /** Advisory-lock keys (first of two int4 keys): one user's queue creations; the journal prune. */
 const USER_QUEUES_LOCK = 0x5eb1;
@@ -89,6 +89,31 @@ export class PgQueueStore extends QueueStore {
     if (count === 0) return false;
     q.version += 1;
     return true;
+  }
+
+  async checkpoint(queues: readonly Checkpoint[]): Promise<Set<string>> {
+    if (queues.length === 0) return new Set();
+    const rows = queues.map((c) => ({
+      id: c.id,
+      version: c.version,
+      snapshot: c.snapshot,
+      boundary: String(c.boundary),
+      next_event_id: c.nextEventId,
+      newest_discarded: c.newestDiscarded,
+      pending: c.pending,
+      last_polled: new Date(c.polledAtMs).toISOString(),
+    }));
+    const [written]: [{ id: string }[], number] = await this.ds.query(
+      `${BACKGROUND_SQL}UPDATE event_queues AS q
+       SET snapshot = v.snapshot, boundary = v.boundary::xid8, next_event_id = v.next_event_id, newest_discarded = v.newest_discarded,
+           pending = v.pending, last_polled = greatest(q.last_polled, v.last_polled), version = q.version + 1
+       FROM jsonb_to_recordset($1::jsonb) AS v(id text, version integer, snapshot text, boundary text, next_event_id integer,
+                                               newest_discarded integer, pending jsonb, last_polled timestamptz)
+       WHERE q.id = v.id AND q.version = v.version
+       RETURNING q.id`,
+      [JSON.stringify(rows)],
+    );
+    return new Set(written.map((r) => r.id));
   }
 
   async delete(id: string, userId: number): Promise<boolean> {
