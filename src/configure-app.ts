@@ -8,6 +8,7 @@ import { ServerConfig } from './shared/config/server-config.js';
 import { configureBrowserSessions } from './shared/auth/browser-cookies.js';
 import { AppLogger } from './shared/logging/logger.js';
 import { observeRequests } from './app/metrics/request-observer.js';
+import { serveEventPolls } from './app/event-poll-route.js';
 import { ServerMetrics } from './app/metrics/server-metrics.js';
 
 /** Body-parser failures become Zulip errors before Nest turns them into plain 400s. */
@@ -59,6 +60,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   });
   // The web app's /json routes (session cookie, CSRF): rewritten to /api/v1 before the router.
   configureBrowserSessions(app, config);
+  // GET /api/v1/events long-polls, before the Nest pipeline (what it does not handle goes on to the route).
+  serveEventPolls(app);
   app.use(refuseDeclaredOversizedBody);
   app.useBodyParser('json', { limit: BODY_LIMITS.maxBodyBytes });
   app.useBodyParser('urlencoded', { extended: false, limit: BODY_LIMITS.maxBodyBytes, parameterLimit: BODY_LIMITS.maxFields });

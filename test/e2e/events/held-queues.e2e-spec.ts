@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EventQueues } from '../../../src/events/application/event-queues.js';
+import { EnvelopeInterceptor } from '../../../src/shared/http/envelope.interceptor.js';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
 
@@ -123,4 +124,36 @@ it('lets go of a queue deleted here, and answers its polls BAD_EVENT_QUEUE_ID', 
   expectSuccess(await t.delete('events', { as: alice, form: { queue_id: queueId } }));
   const res = await t.get('events', { as: alice, query: { queue_id: queueId, last_event_id: -1, dont_block: true } });
   expect(res.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
+});
+
+describe('GET /events before the Nest pipeline (src/app/event-poll-route.ts)', () => {
+  it('answers a plain poll without the interceptor chain, and leaves anything else to the route', async () => {
+    const queueId = await register();
+    const intercept = vi.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+    try {
+      const plain = await t.get('events', { as: alice, query: { queue_id: queueId, last_event_id: -1, dont_block: true } });
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(plain.body).toEqual({ result: 'success', msg: '', events: [], queue_id: queueId });
+      expect(intercept).not.toHaveBeenCalled();
+      // An unknown parameter: the route answers, with ignored_parameters_unsupported.
+      const extra = await t.get('events', { as: alice, query: { queue_id: queueId, last_event_id: -1, dont_block: true, colour: 'red' } });
+      expect(extra.body).toEqual({ result: 'success', msg: '', events: [], queue_id: queueId, ignored_parameters_unsupported: ['colour'] });
+      expect(intercept).toHaveBeenCalledTimes(1);
+    } finally {
+      intercept.mockRestore();
+    }
+    // Errors are the route's and the guard's, exactly.
+    const unknown = await t.get('events', { as: alice, query: { queue_id: 'nope', last_event_id: -1, dont_block: true } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ result: 'error', msg: 'Bad event queue ID: nope', queue_id: 'nope', code: 'BAD_EVENT_QUEUE_ID' });
+    const badKey = await t.get('events', { as: { ...alice, apiKey: 'x'.repeat(32) }, query: { queue_id: queueId, last_event_id: -1, dont_block: true } });
+    expect(badKey.status).toBe(401);
+    expect(badKey.body).toEqual({ result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' });
+    const leadingZero = await t.get('events', { as: alice, query: { queue_id: queueId, last_event_id: '01', dont_block: true } });
+    expect(leadingZero.status).toBe(400);
+    // Another user's queue looks like one that does not exist.
+    const bobs = await t.get('events', { as: bob, query: { queue_id: queueId, last_event_id: -1, dont_block: true } });
+    expect(bobs.body).toEqual({ result: 'error', msg: `Bad event queue ID: ${queueId}`, queue_id: queueId, code: 'BAD_EVENT_QUEUE_ID' });
+  });
 });

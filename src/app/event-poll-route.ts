@@ -1,0 +1,119 @@
+import type { Actor } from '@app/domain/users';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import { EventQueues } from '../events/application/event-queues.js';
+import { Clock } from '../shared/application/clock.js';
+import { DatabaseHealth } from '../shared/application/database-health.js';
+import { API_BY_USER, rateLimited, RateLimiter } from '../shared/application/rate-limiter.js';
+import { applyRateLimitHeaders } from '../shared/auth/guards.js';
+import { ServerConfig } from '../shared/config/server-config.js';
+import { AllExceptionsFilter } from '../shared/http/all-exceptions.filter.js';
+import { isSessionRequest } from '../shared/http/browser-requests.js';
+import { AppLogger } from '../shared/logging/logger.js';
+import { Authenticator } from '../users/application/authenticator.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
+
+const EVENTS_PATH = '/api/v1/events';
+const PARAMETERS = new Set(['queue_id', 'last_event_id', 'dont_block']);
+/** A JSON integer as the route's parameter decoding reads it (no leading zero, no -0). */
+const EVENT_ID = /^(0|-?[1-9]\d{0,14})$/;
+const MAX_QUEUE_ID_LENGTH = 100;
+
+/** A long-poll in the form every client sends it: the three parameters, well-formed, once each, in the query string. */
+interface PlainPoll {
+  queueId: string;
+  lastEventId: number;
+  dontBlock: boolean;
+}
+
+/**
+ * GET /api/v1/events, the hottest request of a chat server (every delivery is one), answered
+ * here before the Nest pipeline: API-key authentication (cached credentials), the per-user rate
+ * limit, the poll, the envelope and the delivered-events metric — the same answer as the route in
+ * RegisterController, without its guard and interceptor chain and parameter decoding. Anything
+ * this path does not handle exactly as that route would goes on to it unchanged: a browser
+ * session (/json, CSRF), a parameter that is missing, repeated, unknown or malformed (its exact
+ * error or `ignored_parameters_unsupported`), a body, credentials that do not authenticate (the
+ * guard's exact answers). Errors of the poll itself go through the same exception filter.
+ */
+export function serveEventPolls(app: NestExpressApplication): void {
+  const authenticator = app.get(Authenticator);
+  const queues = app.get(EventQueues);
+  const metrics = app.get(ServerMetrics);
+  const config = app.get(ServerConfig);
+  const limiter = app.get(RateLimiter);
+  const clock = app.get(Clock);
+  const filter = new AllExceptionsFilter(app.get(AppLogger), app.get(DatabaseHealth));
+
+  const fail = (err: unknown, req: Request, res: Response) =>
+    filter.catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as Parameters<AllExceptionsFilter['catch']>[1]);
+
+  const answer = async (req: Request, res: Response, next: NextFunction, poll: PlainPoll, credentials: [string, string]) => {
+    let actor: Actor;
+    try {
+      actor = await authenticator.authenticateApiKey(req.headers.host, credentials[0], credentials[1]);
+    } catch {
+      next(); // the guard answers with its exact error
+      return;
+    }
+    req.user = actor;
+    // The route's pattern, for the request log and metrics (as Express sets it for routed requests).
+    (req as { route?: unknown }).route = { path: EVENTS_PATH };
+    if (config.rateLimiting) {
+      const d = await limiter.hit(`user:${actor.userId}`, API_BY_USER, clock.now().getTime());
+      applyRateLimitHeaders(res, d);
+      if (!d.allowed) throw rateLimited(d.retryAfter);
+    }
+    const cancelled = new Promise<void>((resolve) => req.on('close', () => resolve()));
+    const events = await queues.poll(poll.queueId, actor.userId, poll.lastEventId, poll.dontBlock, cancelled);
+    if (events.length > 0) metrics.eventsDelivered.inc(events.length);
+    if (res.destroyed) return;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify({ result: 'success', msg: '', events, queue_id: poll.queueId }));
+  };
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || req.path !== EVENTS_PATH || isSessionRequest(req) || hasBody(req)) return next();
+    const poll = plainPoll(req.originalUrl);
+    const credentials = poll === null ? null : basicCredentials(req.headers.authorization);
+    if (poll === null || credentials === null) return next();
+    answer(req, res, next, poll, credentials).catch((err: unknown) => fail(err, req, res));
+  });
+}
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+}
+
+/** The poll's parameters when the query string holds exactly queue_id and last_event_id (and dont_block), well-formed. */
+export function plainPoll(url: string): PlainPoll | null {
+  const at = url.indexOf('?');
+  if (at < 0) return null;
+  const params = new URLSearchParams(url.slice(at + 1));
+  const seen = new Set<string>();
+  for (const key of params.keys()) {
+    if (!PARAMETERS.has(key) || seen.has(key)) return null;
+    seen.add(key);
+  }
+  const queueId = params.get('queue_id');
+  const lastEventId = params.get('last_event_id');
+  const dontBlock = params.get('dont_block') ?? 'false';
+  if (queueId === null || queueId === '' || queueId.length > MAX_QUEUE_ID_LENGTH || queueId.includes('\u0000')) return null;
+  if (lastEventId === null || !EVENT_ID.test(lastEventId) || (dontBlock !== 'true' && dontBlock !== 'false')) return null;
+  return { queueId, lastEventId: Number(lastEventId), dontBlock: dontBlock === 'true' };
+}
+
+/** Email and API key of a well-formed `Basic` header (anything else is left to the guard's exact answers). */
+export function basicCredentials(header: string | undefined): [string, string] | null {
+  if (header === undefined) return null;
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2 || parts[0].toLowerCase() !== 'basic' || !/^[A-Za-z0-9+/]*={0,2}$/.test(parts[1]) || parts[1].length % 4 !== 0) return null;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(parts[1], 'base64'));
+  } catch {
+    return null;
+  }
+  const pieces = decoded.split(':');
+  return pieces.length === 2 && pieces[0].trim() !== '' ? [pieces[0], pieces[1]] : null;
+}
