@@ -25,6 +25,7 @@ import { BackgroundJobs1765900000200 } from './1765900000200-BackgroundJobs.js';
 import { EventQueues1765900001000 } from './1765900001000-EventQueues.js';
 import { PasswordResetTokens1766000000700 } from './1766000000700-PasswordResetTokens.js';
 import { Sessions1766100000000 } from './1766100000000-Sessions.js';
+import { CredentialNotifications1766200000000 } from './1766200000000-CredentialNotifications.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   EventQueues1765900001000,
   PasswordResetTokens1766000000700,
   Sessions1766100000000,
+  CredentialNotifications1766200000000,
 ];

@@ -13,6 +13,8 @@
 // for stragglers. Exits 0 whatever the figures (a measurement); non-zero only if the run broke.
 //   npm run load         LOAD_USERS=200 LOAD_SECONDS=30 npm run load
 //   LOAD_PROFILE_DIR=d   runs the server under node --cpu-prof, writing its profile into d at exit
+//   WORKERS=2            runs the server as two processes sharing the port (node:cluster); its RSS
+//                        and CPU are then those of all its processes
 import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -92,6 +94,7 @@ function printSettings() {
   console.log('load test settings');
   for (const [k, v] of Object.entries(settings)) console.log(`  ${k.padEnd(16)} ${v}`);
   console.log(`  ${'mix'.padEnd(16)} ${mix}`);
+  console.log(`  ${'server workers'.padEnd(16)} ${process.env.WORKERS ?? '1'} (WORKERS)`);
   console.log(`  ${'database'.padEnd(16)} ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL in a temporary directory'}`);
   console.log(`  machine          ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), Node ${process.version}; server, PostgreSQL and this generator share them\n`);
 }
@@ -265,7 +268,7 @@ async function run({ users, channels }) {
 
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const rss = rssSampler(server.pid);
+  const rss = rssSampler();
   const cpuStart = await cpuSnapshot();
   const t0 = now();
   for (const w of workers) w.postMessage({ type: 'start', t0, presenceSeconds: settings.presenceSeconds, users: users.length });
@@ -453,12 +456,27 @@ async function closePollers() {
 // ---------------------------------------------------------------------------------------------
 // Resources: /proc
 
-/** The server's VmRSS, sampled every second: the peak and the last sample (bytes). */
-function rssSampler(pid) {
+/** The server's processes: the one started, and with WORKERS its cluster workers (its Node.js children; not an embedded PostgreSQL). */
+async function serverPids() {
+  const pids = [server.pid];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    if ((await procTimes(Number(entry))).ppid !== server.pid) continue;
+    const comm = (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '')).trim();
+    if (comm !== 'postgres') pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** The server's VmRSS (all its processes), sampled every second: the peak and the last sample (bytes). */
+function rssSampler() {
   const out = { peak: 0, last: 0, stop: () => clearInterval(timer) };
   const sample = async () => {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    let kb = 0;
+    for (const pid of await serverPids()) {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    }
     out.last = kb * 1024;
     out.peak = Math.max(out.peak, out.last);
   };
@@ -508,10 +526,12 @@ async function schedstat(pid) {
 
 async function cpuSnapshot() {
   const u = process.cpuUsage();
+  const pids = await serverPids();
+  const sched = await Promise.all(pids.map(schedstat));
   return {
     at: now(),
-    server: (await procTimes(server.pid)).cpu,
-    serverSched: await schedstat(server.pid),
+    server: (await Promise.all(pids.map((pid) => procTimes(pid)))).reduce((n, t) => n + t.cpu, 0),
+    serverSched: { run: sched.reduce((n, x) => n + x.run, 0), wait: sched.reduce((n, x) => n + x.wait, 0) },
     postgres: await postgresCpu(),
     generator: (u.user + u.system) / 1e6,
     machine: await machineCpu(),

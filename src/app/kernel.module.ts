@@ -9,6 +9,7 @@ import { Scheduler, SystemScheduler } from '../shared/application/scheduler.js';
 import { CryptoSecrets, Secrets } from '../shared/application/secrets.js';
 import { OrganizationSettingsCache } from '../shared/application/settings-cache.js';
 import { SettingsInvalidation } from '../shared/application/settings-invalidation.js';
+import { SettingsInvalidationFanOut } from '../shared/application/settings-invalidation-fan-out.js';
 import { UnitOfWork } from '../shared/application/unit-of-work.js';
 import { Argon2PasswordHasher } from '../shared/auth/argon2-password-hasher.js';
 import { LibraryAccountRules } from '../shared/auth/library-account-rules.js';
@@ -16,6 +17,7 @@ import { InProcessRateLimiter, RateLimiter } from '../shared/application/rate-li
 import { ServerConfig } from '../shared/config/server-config.js';
 import { AppLogger } from '../shared/logging/logger.js';
 import { JournalSignal } from '../shared/persistence/journal-signal.js';
+import { CredentialCache } from '../users/application/credential-cache.js';
 import { redisClient, RedisRateLimiter } from '../shared/persistence/redis-rate-limiter.js';
 import { TypeOrmDatabaseHealth } from '../shared/persistence/typeorm-database-health.js';
 import { DataSourceCloser, dataSourceProvider, statementCounterProvider } from './database.providers.js';
@@ -45,7 +47,13 @@ export class KernelModule {
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },
       { provide: OrganizationSettingsCache, useValue: new OrganizationSettingsCache() },
-      { provide: SettingsInvalidation, useExisting: OrganizationSettingsCache },
+      { provide: CredentialCache, useValue: new CredentialCache() },
+      {
+        // Change notifications, reconnections and this process's commits reach every cache of organization data.
+        provide: SettingsInvalidation,
+        useFactory: (settings: OrganizationSettingsCache, credentials: CredentialCache) => new SettingsInvalidationFanOut([settings, credentials]),
+        inject: [OrganizationSettingsCache, CredentialCache],
+      },
       {
         // REDIS_URL: one count for every server process (closed at shutdown); else each process counts alone.
         provide: RateLimiter,

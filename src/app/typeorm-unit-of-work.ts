@@ -5,6 +5,7 @@ import { OrganizationSettingsCache } from '../shared/application/settings-cache.
 import { type Tx, type TxRepositories, UnitOfWork } from '../shared/application/unit-of-work.js';
 import { appendEvents } from '../shared/persistence/event-journal.js';
 import { JournalSignal } from '../shared/persistence/journal-signal.js';
+import { CredentialCache } from '../users/application/credential-cache.js';
 import { bindSettingsScope, TxSettingsScope } from '../shared/persistence/settings-scope.js';
 import { insideTransaction } from './connection-guard.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
@@ -19,8 +20,11 @@ const UNIQUE_VIOLATIONS = new Map(TRANSACTION_CONTRIBUTIONS.flatMap((c) => Objec
  * journal inside the transaction, so clients see them exactly when they commit; listeners are
  * told after COMMIT (JournalSignal).
  * Each transaction reads the settings cache through its own scope; one that wrote settings
- * marks this process's cached settings no longer current once it has committed (read-your-
- * writes for readers without a version; other servers learn it from the notification).
+ * (users and realms among them) invalidates this process's caches of organization data once it
+ * has committed: its cached settings are no longer current (read-your-writes for readers without
+ * a version), its cached credentials are dropped (the next request sees a new API key, role,
+ * deactivation or settings version). Which organization it wrote is unknown here, hence all;
+ * other servers learn it, by organization, from the notification.
  * While `work` runs, the request holds the transaction's connection and asks the pool for no
  * other (`insideTransaction`; a nested `run` would open a second transaction and is caught too).
  */
@@ -31,6 +35,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     private readonly settings: OrganizationSettingsCache,
     private readonly journal: JournalSignal,
     @Optional() private readonly metrics?: ServerMetrics,
+    @Optional() private readonly credentials?: CredentialCache,
   ) {
     super();
   }
@@ -59,7 +64,10 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
       return out;
     } finally {
       // Also after a failed COMMIT: whether it took effect is unknown, so assume it did.
-      if (scope.wroteSettings) this.settings.all();
+      if (scope.wroteSettings) {
+        this.settings.all();
+        this.credentials?.all();
+      }
     }
   }
 }
