@@ -10,26 +10,30 @@ import {
   PresenceUsers,
 } from '../application/presence.ports.js';
 
+/** Times as epoch milliseconds (float8): an organization's presence is thousands of rows, and pg parses timestamptz text slowly. */
 interface RowOfPresence {
   user_id: number;
   email: string;
-  date_joined: Date;
-  last_active_time: Date | null;
-  last_connected_time: Date | null;
+  date_joined: number;
+  last_active_time: number | null;
+  last_connected_time: number | null;
   /** bigint: pg gives it as text. */
   last_update_id: string;
 }
 
+const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
+
 const toRow = (r: RowOfPresence): PresenceRow => ({
   userId: r.user_id,
   email: r.email,
-  dateJoined: r.date_joined,
-  lastActive: r.last_active_time,
-  lastConnected: r.last_connected_time,
+  dateJoined: new Date(r.date_joined),
+  lastActive: toDate(r.last_active_time),
+  lastConnected: toDate(r.last_connected_time),
   lastUpdateId: Number(r.last_update_id),
 });
 
-const PRESENCE_COLUMNS = `p.user_id, u.email, u.date_joined, p.last_active_time, p.last_connected_time, p.last_update_id`;
+const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::float8 AS ${column.slice(2)}`;
+const PRESENCE_COLUMNS = `p.user_id, u.email, ${epochMs('u.date_joined')}, ${epochMs('p.last_active_time')}, ${epochMs('p.last_connected_time')}, p.last_update_id`;
 
 /**
  * The organization's next update id, in a CTE so that the counter row (the hot lock every
