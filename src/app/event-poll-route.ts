@@ -69,7 +69,7 @@ export function serveEventPolls(app: NestExpressApplication): void {
     if (events.length > 0) metrics.eventsDelivered.inc(events.length);
     if (res.destroyed) return;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify({ result: 'success', msg: '', events, queue_id: poll.queueId }));
+    res.end(`{"result":"success","msg":"","events":[${events.map(eventJson).join(',')}],"queue_id":${JSON.stringify(poll.queueId)}}`);
   };
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -79,6 +79,19 @@ export function serveEventPolls(app: NestExpressApplication): void {
     if (poll === null || credentials === null) return next();
     answer(req, res, next, poll, credentials).catch((err: unknown) => fail(err, req, res));
   });
+}
+
+/** The JSON text of each shared message view (queue-record.ts), made once for all its recipients. */
+const messageJson = new WeakMap<object, string>();
+
+/** An event's JSON: a message event's `message` from the shared text (same members, `message` first). */
+export function eventJson(event: Record<string, unknown>): string {
+  const message = event.message;
+  if (event.type !== 'message' || typeof message !== 'object' || message === null) return JSON.stringify(event);
+  let text = messageJson.get(message);
+  if (text === undefined) messageJson.set(message, (text = JSON.stringify(message)));
+  const { message: _, ...rest } = event;
+  return `{"message":${text},${JSON.stringify(rest).slice(1)}`;
 }
 
 function hasBody(req: Request): boolean {

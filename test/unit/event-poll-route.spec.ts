@@ -1,4 +1,4 @@
-import { basicCredentials, plainPoll } from '../../src/app/event-poll-route.js';
+import { basicCredentials, eventJson, plainPoll } from '../../src/app/event-poll-route.js';
 
 describe('the parameters GET /events answers before the Nest pipeline', () => {
   it('takes exactly queue_id and last_event_id, and dont_block, well-formed and once each', () => {
@@ -33,3 +33,18 @@ describe('the parameters GET /events answers before the Nest pipeline', () => {
     }
   });
 });
+
+describe('the answer of a poll', () => {
+  it('writes each event as JSON.stringify would, a message event with its message first', () => {
+    const message = { id: 1, content: '<p>"hi" & \u2028</p>', reactions: [] };
+    const events = [
+      { type: 'message', message, flags: ['read'], id: 3, local_message_id: '1.5' },
+      { type: 'message', message, flags: [], id: 4 },
+      { type: 'heartbeat', id: 5 },
+      { type: 'update_message', message: null, id: 6 },
+    ];
+    for (const e of events) expect(JSON.parse(eventJson(e))).toEqual(e);
+    expect(eventJson(events[0]).startsWith(`{"message":${JSON.stringify(message)},"type":"message"`)).toBe(true);
+  });
+});
+

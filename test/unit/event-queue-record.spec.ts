@@ -100,4 +100,18 @@ describe('the journal window', () => {
     expect(w.generation).toBe(2);
     expect(w.start).toBe(50);
   });
+
+  it('shares one message object per view among the queues it reaches, without the journal-only fields', () => {
+    const message = { id: 5, type: 'stream', content: '<p>hi</p>', __raw: 'hi', __topic: 't', avatar_url: 'https://x/a.png', subject: 't' };
+    const ce = { realmId: 1, userIds: [7, 8, 9], event: { type: 'message', message } };
+    const rows: JournalRow[] = [{ xid: 100, event: ce }];
+    const [html1, html2, raw] = [queue({ id: 'a' }), queue({ id: 'b', userId: 8 }), queue({ id: 'c', userId: 9, options: { ...options, applyMarkdown: false } })];
+    for (const q of [html1, html2, raw]) absorb(q, rows, 101);
+    const shown = (q: QueueRecord) => q.pending[0].message as Record<string, unknown>;
+    expect(shown(html1)).toBe(shown(html2));
+    expect(shown(raw)).not.toBe(shown(html1));
+    expect(shown(html1)).toEqual({ id: 5, type: 'stream', content: '<p>hi</p>', avatar_url: 'https://x/a.png', subject: 't' });
+    expect(shown(raw)).toMatchObject({ content: 'hi', content_type: 'text/x-markdown' });
+    expect(message).toHaveProperty('__raw'); // the journal row is left as it was
+  });
 });

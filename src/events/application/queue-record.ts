@@ -204,16 +204,36 @@ function copiesFor(q: QueueRecord, ce: ClientEvent): Record<string, unknown>[] {
   return [event];
 }
 
+/**
+ * The message of a journaled `message` event as a queue with these options shows it: one object
+ * per distinct view (Markdown or raw, avatar URL or not, empty topic name or its display name),
+ * shared by every queue of that view and never modified (the answer's serializer keeps its
+ * JSON text, so a message to N recipients is serialized once per view, not N times).
+ */
+const messageViews = new WeakMap<ClientEvent, Map<string, Record<string, unknown>>>();
+
+function messageView(ce: ClientEvent, o: QueueOptions): Record<string, unknown> {
+  const source = ce.event.message as Record<string, unknown>;
+  // A sender who hides their address keeps the URL (events journaled before the flag: computable).
+  const noAvatar = o.clientGravatar && source.__client_gravatar !== false;
+  const key = `${o.applyMarkdown ? 'html' : 'raw'} ${noAvatar ? 'computed' : 'url'} ${o.capabilities.emptyTopicName ? 'empty' : 'named'}`;
+  let views = messageViews.get(ce);
+  const cached = views?.get(key);
+  if (cached !== undefined) return cached;
+  const { __raw: raw, __topic: topic, __client_gravatar: _, ...message } = source;
+  if (!o.applyMarkdown) Object.assign(message, { content: raw, content_type: 'text/x-markdown' });
+  if (noAvatar) message.avatar_url = null;
+  if (message.type === 'stream' && topic === '' && o.capabilities.emptyTopicName) message.subject = '';
+  if (views === undefined) messageViews.set(ce, (views = new Map()));
+  views.set(key, message);
+  return message;
+}
+
 function messageCopy(q: QueueRecord, ce: ClientEvent, own: Record<string, unknown>): Record<string, unknown>[] {
   const source = ce.event.message as Record<string, unknown>;
   const flags = (own.flags as string[] | undefined) ?? [];
   if (q.options.narrow.length > 0 && !matchesNarrow(source, flags, q.options.narrow)) return [];
-  const { __raw: raw, __topic: topic, __client_gravatar: gravatarComputable, ...message } = source;
-  if (!q.options.applyMarkdown) Object.assign(message, { content: raw, content_type: 'text/x-markdown' });
-  // A sender who hides their address keeps the URL (events journaled before the flag: computable).
-  if (q.options.clientGravatar && gravatarComputable !== false) message.avatar_url = null;
-  if (message.type === 'stream' && topic === '' && q.options.capabilities.emptyTopicName) message.subject = '';
-  const event: Record<string, unknown> = { type: 'message', message, flags };
+  const event: Record<string, unknown> = { type: 'message', message: messageView(ce, q.options), flags };
   if (ce.localEcho && ce.localEcho.queueId === q.id) event.local_message_id = ce.localEcho.localId;
   return [event];
 }
