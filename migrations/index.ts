@@ -26,6 +26,7 @@ import { EventQueues1765900001000 } from './1765900001000-EventQueues.js';
 import { PasswordResetTokens1766000000700 } from './1766000000700-PasswordResetTokens.js';
 import { Sessions1766100000000 } from './1766100000000-Sessions.js';
 import { CredentialNotifications1766200000000 } from './1766200000000-CredentialNotifications.js';
+import { RegisterSettingsVersion1766300000000 } from './1766300000000-RegisterSettingsVersion.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   PasswordResetTokens1766000000700,
   Sessions1766100000000,
   CredentialNotifications1766200000000,
+  RegisterSettingsVersion1766300000000,
 ];

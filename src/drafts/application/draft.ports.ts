@@ -104,6 +104,24 @@ export abstract class DraftQueries {
   abstract reminders(realmId: number, userId: number): Promise<ReminderView[]>;
   /** The user's undelivered scheduled messages (failed ones too), by delivery time. */
   abstract scheduledMessages(realmId: number, userId: number): Promise<ScheduledMessageState[]>;
+  /** The asked lists of the four above, in one statement (those not asked for are empty). */
+  abstract userLists(realmId: number, userId: number, parts: UserListParts): Promise<UserLists>;
+}
+
+/** Which of a user's lists `DraftQueries.userLists` reads. */
+export interface UserListParts {
+  drafts: boolean;
+  savedSnippets: boolean;
+  reminders: boolean;
+  scheduledMessages: boolean;
+}
+
+/** A user's drafts, saved snippets, reminders and scheduled messages, each in its own order. */
+export interface UserLists {
+  drafts: DraftState[];
+  savedSnippets: SavedSnippetRecord[];
+  reminders: ReminderView[];
+  scheduledMessages: ScheduledMessageState[];
 }
 
 declare module '../../shared/application/unit-of-work.js' {

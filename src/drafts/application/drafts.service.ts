@@ -10,13 +10,15 @@ import {
   type DraftState,
   type ResolvedDraft,
   resolvedDraft,
+  ScheduledMessage,
+  type ScheduledMessageView,
 } from '@app/domain/drafts';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { presentDraft } from './draft.views.js';
-import { DraftQueries } from './draft.ports.js';
+import { DraftQueries, type UserListParts, type UserLists } from './draft.ports.js';
 
 /** Resolves drafts' targets for one actor within a transaction (the viewer is loaded once). */
 class DraftTargets {
@@ -70,6 +72,16 @@ export class DraftsService {
 
   listDrafts(actor: Actor): Promise<DraftState[]> {
     return this.queries.drafts(actor.realmId, actor.userId);
+  }
+
+  /**
+   * POST /register's drafts, saved snippets, reminders and scheduled messages (those asked
+   * for; the others empty) in one read, as listDrafts, SavedSnippetsService.listSavedSnippets,
+   * RemindersService.listReminders and ScheduledMessagesService.listScheduledMessages answer them.
+   */
+  async userLists(actor: Actor, parts: UserListParts): Promise<Omit<UserLists, 'scheduledMessages'> & { scheduledMessages: ScheduledMessageView[] }> {
+    const lists = await this.queries.userLists(actor.realmId, actor.userId, parts);
+    return { ...lists, scheduledMessages: lists.scheduledMessages.map((s) => ScheduledMessage.restore(s).view()) };
   }
 
   /** POST /drafts: all or nothing, ids in submission order. */

@@ -1,7 +1,14 @@
 import { Draft, type DraftState, type DraftType, type ReminderView, type ScheduledMessageState } from '@app/domain/drafts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DraftQueries, DraftRepository, type SavedSnippetRecord, SavedSnippetRepository } from '../application/draft.ports.js';
+import {
+  DraftQueries,
+  DraftRepository,
+  type SavedSnippetRecord,
+  SavedSnippetRepository,
+  type UserListParts,
+  type UserLists,
+} from '../application/draft.ports.js';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { REMINDER_VIEW_SQL, toReminderView } from './typeorm-reminder.repository.js';
 import { SCHEDULED_MESSAGES_OF_OWNER_SQL, toScheduledMessageState } from './typeorm-scheduled-message.repository.js';
@@ -148,4 +155,33 @@ export class TypeOrmDraftQueries extends DraftQueries {
   async scheduledMessages(realmId: number, userId: number): Promise<ScheduledMessageState[]> {
     return (await this.ds.query(SCHEDULED_MESSAGES_OF_OWNER_SQL, [realmId, userId])).map(toScheduledMessageState);
   }
+
+  /** The statements of the four lists above as JSON columns (timestamps come as text). */
+  async userLists(realmId: number, userId: number, parts: UserListParts): Promise<UserLists> {
+    const asJson = (sql: string, order: string) => `(SELECT coalesce(json_agg(x ORDER BY ${order}), '[]') FROM (${sql}) x)`;
+    const columns = {
+      drafts: parts.drafts && asJson(`SELECT ${DRAFT_COLUMNS}, last_edit_time FROM drafts WHERE realm_id = $1 AND user_id = $2`, 'x.last_edit_time, x.id'),
+      saved_snippets: parts.savedSnippets && asJson(`SELECT id, title, content, date_created FROM saved_snippets WHERE realm_id = $1 AND user_id = $2`, 'x.id'),
+      reminders: parts.reminders && asJson(REMINDER_VIEW_SQL, 'x.scheduled_at, x.id'),
+      scheduled_messages: parts.scheduledMessages && asJson(SCHEDULED_MESSAGES_OF_OWNER_SQL, 'x.scheduled_at, x.id'),
+    };
+    const asked = Object.entries(columns).filter((c): c is [string, string] => c[1] !== false);
+    const out: UserLists = { drafts: [], savedSnippets: [], reminders: [], scheduledMessages: [] };
+    if (asked.length === 0) return out;
+    const [row]: UserListsRow[] = await this.ds.query(`SELECT ${asked.map(([name, sql]) => `${sql} AS ${name}`).join(', ')}`, [realmId, userId]);
+    const dated = <T extends { scheduled_at: string }>(r: T) => ({ ...r, scheduled_at: new Date(r.scheduled_at) });
+    out.drafts = (row.drafts ?? []).map(toState);
+    out.savedSnippets = (row.saved_snippets ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, dateCreated: new Date(r.date_created) }));
+    out.reminders = (row.reminders ?? []).map((r) => toReminderView(dated(r)));
+    out.scheduledMessages = (row.scheduled_messages ?? []).map((r) => toScheduledMessageState(dated(r)));
+    return out;
+  }
+}
+
+/** The row of `userLists`: each asked list as JSON rows of its own statement (timestamps as text). */
+interface UserListsRow {
+  drafts?: DraftRow[];
+  saved_snippets?: { id: number; title: string; content: string; date_created: string }[];
+  reminders?: (Omit<Parameters<typeof toReminderView>[0], 'scheduled_at'> & { scheduled_at: string })[];
+  scheduled_messages?: (Omit<Parameters<typeof toScheduledMessageState>[0], 'scheduled_at'> & { scheduled_at: string })[];
 }

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  type EmailViewer,
   type GroupSettingValue,
   holdsGroupSetting,
   isAdmin,
@@ -17,13 +18,11 @@ import {
 } from '../../realm/index.js';
 import { versionFields } from '../../server/index.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
-import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { OrganizationSettingsCache } from '../../shared/application/settings-cache.js';
 import { presentRealmEmojiMap, RealmEmojiService } from '../../emoji/index.js';
-import { presentReminder, RemindersService } from '../../drafts/index.js';
+import { presentReminder } from '../../drafts/index.js';
 import {
-  AlertWordsService,
   CustomProfileFieldQueries,
-  MutedUsersService,
   gravatarUrl,
   presentCustomProfileField,
   presentCustomProfileFieldTypes,
@@ -36,11 +35,14 @@ import {
   presentUserStatusMap,
   BotsService,
   presentBot,
+  type UserDirectory,
   UserQueries,
+  type UserRecord,
   UserSettingsQueries,
   UserStatusService,
 } from '../../users/index.js';
 import { realmSection } from './realm-section.js';
+import type { RegisterSnapshot } from './register-sections.js';
 
 /** The sections POST /register can return today; the others arrive with their modules. */
 export const FETCHABLE = [
@@ -87,65 +89,80 @@ export interface ClientCapabilities {
 
 /**
  * The initial state of POST /register for the requested sections (spec 30 §2.5/2.6). The
- * event queue that makes the snapshot live comes with the events module.
+ * organization-wide sections come from the settings cache at the settings version the
+ * register's read saw (or newer), each documented with the tables whose changes give a new
+ * version (SettingsVersion and RegisterSettingsVersion migrations); the user list from a cache of
+ * its own, by the user list version.
  */
 @Injectable()
 export class RegisterService {
+  /**
+   * The organizations' user lists as realm_user shows them, by user list version (the same
+   * never-stale rule as the settings cache: an entry of the version the register read, or newer).
+   */
+  private readonly userLists = new OrganizationSettingsCache();
+
   constructor(
     private readonly realms: RealmQueries,
     private readonly users: UserQueries,
-    private readonly uow: UnitOfWork,
     private readonly config: ServerConfig,
     private readonly statuses: UserStatusService,
     private readonly emoji: RealmEmojiService,
-    private readonly reminders: RemindersService,
     private readonly userSettings: UserSettingsQueries,
     private readonly profileFields: CustomProfileFieldQueries,
-    private readonly alertWords: AlertWordsService,
-    private readonly mutedUsers: MutedUsersService,
     private readonly bots: BotsService,
+    private readonly cache: OrganizationSettingsCache,
   ) {}
 
   async initialState(
     actor: Actor,
     want: (section: string) => boolean,
     clientGravatar: boolean,
-    capabilities: ClientCapabilities = { linkifierUrlTemplate: false },
+    capabilities: ClientCapabilities,
+    read: RegisterSnapshot,
   ) {
-    const realm = await this.realms.get(actor.realmId);
+    const entry = this.cache.at(actor.realmId, read.settingsVersion);
+    // The realms row and realm_group_settings (with the groups they name) are versioned.
+    const realm = await entry.value('realm', () => this.realms.get(actor.realmId));
+    const settings = await entry.value('groupSettings', () => this.realms.groupSettings(actor.realmId));
     const state: Record<string, unknown> = { ...versionFields(this.config) };
-    const settings = await this.realms.groupSettings(actor.realmId);
-    if (want('realm')) Object.assign(state, realmSection(realm, settings, this.config));
-    if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, realm, settings, clientGravatar));
+    if (want('realm')) Object.assign(state, await entry.value('register.realm', async () => Object.freeze(realmSection(realm, settings, this.config))));
+    if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, read, realm, settings, clientGravatar));
     if (want('realm_bot')) state.realm_bots = (await this.bots.realmBots(actor)).map(presentBot);
     if (want('realm_user_groups')) {
-      const groups = await this.users.listGroups(actor.realmId, capabilities.includeDeactivatedGroups === true);
-      state.realm_user_groups = groups.map(presentUserGroup);
+      const deactivated = capabilities.includeDeactivatedGroups === true;
+      // user_groups, their members (with the users' activity) and subgroups, and their settings are versioned.
+      state.realm_user_groups = await entry.value(`register.userGroups:${deactivated}`, async () =>
+        (await this.users.listGroups(actor.realmId, deactivated)).map(presentUserGroup),
+      );
     }
+    // realm_domains, linkifiers, code_playgrounds, realm_emoji and custom_profile_fields are versioned.
     if (want('realm_domains')) {
-      state.realm_domains = (await this.realms.domains(actor.realmId)).map(presentDomain);
+      state.realm_domains = await entry.value('register.domains', async () => (await this.realms.domains(actor.realmId)).map(presentDomain));
     }
     if (want('realm_linkifiers')) {
       // Clients that do not announce linkifier_url_template cannot read URL templates.
       state.realm_linkifiers = capabilities.linkifierUrlTemplate
-        ? (await this.realms.linkifiers(actor.realmId)).map(presentLinkifier)
+        ? await entry.value('register.linkifiers', async () => (await this.realms.linkifiers(actor.realmId)).map(presentLinkifier))
         : [];
     }
     // The legacy section: its tuples cannot express URL templates, so Zulip sends it empty.
     if (want('realm_filters')) state.realm_filters = [];
     if (want('realm_playgrounds')) {
-      state.realm_playgrounds = (await this.realms.playgrounds(actor.realmId)).map(presentPlayground);
+      state.realm_playgrounds = await entry.value('register.playgrounds', async () => (await this.realms.playgrounds(actor.realmId)).map(presentPlayground));
     }
-    if (want('realm_emoji')) state.realm_emoji = presentRealmEmojiMap(await this.emoji.list(actor));
+    if (want('realm_emoji')) state.realm_emoji = await entry.value('register.emoji', async () => presentRealmEmojiMap(await this.emoji.list(actor)));
     if (want('user_status')) state.user_status = presentUserStatusMap(await this.statuses.statusesOfRealm(actor));
-    if (want('reminders')) state.reminders = (await this.reminders.listReminders(actor)).map(presentReminder);
+    if (want('reminders')) state.reminders = read.lists.reminders.map(presentReminder);
     await this.settingsSections(actor, want, capabilities.userSettingsObject === true, state);
     if (want('custom_profile_fields')) {
-      state.custom_profile_fields = (await this.profileFields.list(actor.realmId)).map(presentCustomProfileField);
+      state.custom_profile_fields = await entry.value('register.profileFields', async () =>
+        (await this.profileFields.list(actor.realmId)).map(presentCustomProfileField),
+      );
       state.custom_profile_field_types = presentCustomProfileFieldTypes();
     }
-    if (want('alert_words')) state.alert_words = await this.alertWords.listAlertWords(actor);
-    if (want('muted_users')) state.muted_users = await this.mutedUsers.listMutedUsers(actor);
+    if (want('alert_words')) state.alert_words = read.alertWords;
+    if (want('muted_users')) state.muted_users = read.mutedUsers;
     return state;
   }
 
@@ -162,30 +179,24 @@ export class RegisterService {
 
   private async realmUserSection(
     actor: Actor,
+    read: RegisterSnapshot,
     realm: RealmRecord,
     settings: Record<string, GroupSettingValue>,
     clientGravatar: boolean,
   ) {
-    const all = await this.users.list(actor.realmId);
-    const me = all.find((u) => u.id === actor.userId)!;
-    const values = await this.profileFields.valuesOfRealm(actor.realmId);
-    const viewer = { id: actor.userId, role: actor.role };
-    const strip = (u: (typeof all)[number], withProfile = true) => {
-      const profileData = withProfile ? presentProfileData(values.get(u.id) ?? []) : undefined;
-      const { is_active: _, ...rest } = presentUser(u, { clientGravatar, viewer, profileData });
-      return rest;
-    };
-    const groupIds = await this.uow.run((tx) => tx.groups.groupIdsOfUser(actor.userId));
-    const holds = (s: string) => holdsGroupSetting(settings[s], actor.userId, groupIds);
+    // The user list (users and their custom profile field values) is versioned apart from the settings.
+    const entry = read.userListVersion > 0 ? this.userLists.at(actor.realmId, read.userListVersion) : undefined;
+    const cached = <T>(key: string, load: () => Promise<T>) => (entry ? entry.value(key, load) : load());
+    const directory = await cached('directory', () => this.users.directory(actor.realmId));
+    const lists = await cached(`lists:${clientGravatar}:${actor.role}`, async () => userLists(directory, clientGravatar, actor.role));
+    const me = directory.users.find((u) => u.id === actor.userId)!;
+    const holds = (s: string) => holdsGroupSetting(settings[s], actor.userId, read.groupIds);
     const canPublic = holds('can_create_public_channel_group');
     const canPrivate = holds('can_create_private_channel_group');
     const canWebPublic =
       this.config.webPublicStreamsEnabled && realm.enableSpectatorAccess && holds('can_create_web_public_channel_group');
-    const systemBots = await this.users.systemBots(actor.realmId);
     return {
-      realm_users: all.filter((u) => u.isActive).map((u) => strip(u)),
-      realm_non_active_users: all.filter((u) => !u.isActive).map((u) => strip(u)),
-      cross_realm_bots: systemBots.map((u) => strip(u, false)),
+      ...lists.withViewer(me, presentListed(me, directory, clientGravatar, { id: actor.userId, role: actor.role })),
       avatar_source: 'G',
       avatar_url_medium: gravatarUrl(me.deliveryEmail, me.avatarVersion),
       avatar_url: gravatarUrl(me.deliveryEmail, me.avatarVersion),
@@ -204,4 +215,34 @@ export class RegisterService {
       full_name: me.fullName,
     };
   }
+}
+
+/** A user as realm_users lists them (without `is_active`); system bots without profile data. */
+function presentListed(u: UserRecord, directory: UserDirectory, clientGravatar: boolean, viewer: EmailViewer): Readonly<Record<string, unknown>> {
+  const profileData = u.isSystemBot ? undefined : presentProfileData(directory.profileValues.get(u.id) ?? []);
+  const { is_active: _, ...rest } = presentUser(u, { clientGravatar, viewer, profileData });
+  return Object.freeze(rest);
+}
+
+/**
+ * realm_users, realm_non_active_users and cross_realm_bots as a viewer of `role` sees them,
+ * computed once per settings version; `withViewer` puts in the viewer's own entry (everyone
+ * sees their own address), copying the list only when that entry differs. Shared: never modified.
+ */
+function userLists(directory: UserDirectory, clientGravatar: boolean, role: Role) {
+  const anyone = { id: 0, role };
+  const present = (u: UserRecord) => presentListed(u, directory, clientGravatar, anyone);
+  const active = Object.freeze(directory.users.filter((u) => u.isActive).map(present));
+  const inactive = Object.freeze(directory.users.filter((u) => !u.isActive).map(present));
+  const bots = Object.freeze(directory.systemBots.map(present));
+  const positions = new Map(directory.users.map((u) => [u.id, u.isActive ? active : inactive] as const));
+  return {
+    withViewer(me: UserRecord, own: Readonly<Record<string, unknown>>) {
+      const list = positions.get(me.id);
+      const i = list?.findIndex((u) => u.user_id === me.id) ?? -1;
+      const replace = (l: readonly Readonly<Record<string, unknown>>[]) =>
+        l !== list || list[i].delivery_email === own.delivery_email ? l : l.map((u, j) => (j === i ? own : u));
+      return { realm_users: replace(active), realm_non_active_users: replace(inactive), cross_realm_bots: bots };
+    },
+  };
 }

@@ -52,17 +52,26 @@ export class RegisterController {
     });
     const selector = p.fetch_event_types ?? p.event_types;
     const want = (section: string) => selector === null || selector.includes(section);
-    const state = await this.register.initialState(actor, want, p.client_gravatar, {
-      linkifierUrlTemplate: caps.linkifier_url_template === true,
-      userSettingsObject: caps.user_settings_object === true,
-      includeDeactivatedGroups: caps.include_deactivated_groups === true,
-    });
-    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state, caps.empty_topic_name === true);
+    // After the queue: the state includes everything the queue's snapshot leaves out.
+    const read = await this.sections.read(actor, want);
+    const state = await this.register.initialState(
+      actor,
+      want,
+      p.client_gravatar,
+      {
+        linkifierUrlTemplate: caps.linkifier_url_template === true,
+        userSettingsObject: caps.user_settings_object === true,
+        includeDeactivatedGroups: caps.include_deactivated_groups === true,
+      },
+      read,
+    );
+    await this.sections.fill(actor, want, selector !== null, p.include_subscribers !== false, state, caps.empty_topic_name === true, read);
     await this.presence.fill(
       actor,
       want,
       { slimPresence: p.slim_presence, simplifiedPresenceEvents: caps.simplified_presence_events === true, historyLimitDays: p.presence_history_limit_days ?? null },
       state,
+      read,
     );
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
   }

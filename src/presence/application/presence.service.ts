@@ -34,6 +34,8 @@ export interface PresenceFetchOptions {
   slim: boolean;
   lastUpdateId: number | null;
   historyLimitDays: number | null;
+  /** The organization's presence_disabled, when the caller has it already (else it is read). */
+  realmPresenceDisabled?: boolean;
 }
 
 export interface RealmPresences {
@@ -99,8 +101,8 @@ export class PresenceService {
   async realmPresences(actor: Actor, o: PresenceFetchOptions): Promise<RealmPresences> {
     const now = this.clock.now();
     const serverTimestamp = now.getTime() / 1000;
-    const realm = await this.realms.get(actor.realmId);
-    if (realm.presenceDisabled) return { presences: {}, server_timestamp: serverTimestamp, presence_last_update_id: -1 };
+    const disabled = o.realmPresenceDisabled ?? (await this.realms.get(actor.realmId)).presenceDisabled;
+    if (disabled) return { presences: {}, server_timestamp: serverTimestamp, presence_last_update_id: -1 };
     const fetch = presenceFetch(now, o.historyLimitDays, o.lastUpdateId);
     const rows = fetch.none ? [] : await this.queries.realmPresences(actor.realmId, fetch);
     return {

@@ -179,6 +179,18 @@ export abstract class UserQueries {
   /** GET /users/me in one read: the user, their custom profile field values (in field order) and their newest message id (-1: none). */
   abstract ownProfile(realmId: number, userId: number): Promise<{ user: UserRecord; profileValues: ProfileValueRecord[]; maxMessageId: number } | null>;
   abstract listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]>;
+  /** The organization's user list (`list`, `systemBots` and every user's profile field values) in one statement. */
+  abstract directory(realmId: number): Promise<UserDirectory>;
+}
+
+/** Everyone POST /register's realm_user section shows. */
+export interface UserDirectory {
+  /** Everyone but the system bots, by id. */
+  users: UserRecord[];
+  /** By id. */
+  systemBots: UserRecord[];
+  /** Each user's custom profile field values, in field order (users without any are absent). */
+  profileValues: Map<number, ProfileValueRecord[]>;
 }
 
 export interface UserGroupView {

@@ -2,7 +2,7 @@ import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ProfileValueRecord } from '../application/custom-profile-fields.ports.js';
-import { type Credentials, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
+import { type Credentials, type UserDirectory, type UserGroupView, UserQueries, type UserRecord } from '../application/user.ports.js';
 import { UserRow } from './user.row.js';
 import { toValue } from './typeorm-custom-profile-field.repository.js';
 import { toRecord } from './typeorm-user.repository.js';
@@ -98,6 +98,25 @@ export class TypeOrmUserQueries extends UserQueries {
   async systemBots(realmId: number): Promise<UserRecord[]> {
     const rows = await this.ds.query(`${USER_SELECT} WHERE realm_id = $1 AND is_system_bot ORDER BY id`, [realmId]);
     return rows.map((r: Record<string, unknown>) => toRecord(camelRow<UserRow>(r)));
+  }
+
+  async directory(realmId: number): Promise<UserDirectory> {
+    const rows: Record<string, unknown>[] = await this.ds.query(
+      `SELECT u.*,
+         (SELECT json_agg(json_build_object('user_id', v.user_id, 'field_id', v.field_id, 'value', v.value, 'rendered_value', v.rendered_value)
+                          ORDER BY f.ordering, f.id)
+            FROM custom_profile_field_values v JOIN custom_profile_fields f ON f.id = v.field_id
+           WHERE v.realm_id = u.realm_id AND v.user_id = u.id) AS profile_values
+       FROM (${USER_SELECT} WHERE realm_id = $1) u ORDER BY u.id`,
+      [realmId],
+    );
+    const out: UserDirectory = { users: [], systemBots: [], profileValues: new Map() };
+    for (const { profile_values: values, ...row } of rows) {
+      const user = toRecord(camelRow<UserRow>(row));
+      (user.isSystemBot ? out.systemBots : out.users).push(user);
+      if (values !== null) out.profileValues.set(user.id, (values as Record<string, unknown>[]).map(toValue));
+    }
+    return out;
   }
 
   async listGroups(realmId: number, includeDeactivated: boolean): Promise<UserGroupView[]> {
