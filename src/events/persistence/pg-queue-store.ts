@@ -54,21 +54,22 @@ export class PgQueueStore extends QueueStore {
     return this.ds.transaction(async (em) => {
       // Concurrent registrations of one user, on any process, count each other.
       await em.query(`SELECT pg_advisory_xact_lock($1, $2)`, [USER_QUEUES_LOCK, userId]);
-      const [evicted]: [{ id: string }[], number] = await em.query(
-        `DELETE FROM event_queues WHERE id IN (
-           SELECT id FROM event_queues WHERE user_id = $1 ORDER BY last_polled DESC, created DESC OFFSET $2)
-         RETURNING id`,
-        [userId, cap - 1],
+      // The user's least recently polled queues beyond the cap go, and the new one comes, in one
+      // statement. Its snapshot is taken by this statement, after its lock on the table: a journal
+      // prune (which locks the table in SHARE mode) has either seen this queue or ended before.
+      const [row]: (QueueRow & { evicted: string[] })[] = await em.query(
+        `WITH evicted AS (
+           DELETE FROM event_queues WHERE id IN (
+             SELECT id FROM event_queues WHERE user_id = $2 ORDER BY last_polled DESC, created DESC OFFSET $7)
+           RETURNING id),
+         created AS (
+           INSERT INTO event_queues (id, user_id, realm_id, options, snapshot, boundary, timeout_secs, last_polled)
+           SELECT $1, $2, $3, $4::jsonb, s::text, pg_snapshot_xmin(s), $5, $6 FROM pg_current_snapshot() AS s
+           RETURNING ${RECORD_COLUMNS})
+         SELECT created.*, ARRAY(SELECT id FROM evicted) AS evicted FROM created`,
+        [id, userId, realmId, JSON.stringify(options), timeoutSecs(options), new Date(nowMs), cap - 1],
       );
-      // The snapshot is taken by this statement, after its lock on the table: a journal prune
-      // (which locks the table in SHARE mode) has either seen this queue or ended before.
-      const [row]: QueueRow[] = await em.query(
-        `INSERT INTO event_queues (id, user_id, realm_id, options, snapshot, boundary, timeout_secs, last_polled)
-         SELECT $1, $2, $3, $4::jsonb, s::text, pg_snapshot_xmin(s), $5, $6 FROM pg_current_snapshot() AS s
-         RETURNING ${RECORD_COLUMNS}`,
-        [id, userId, realmId, JSON.stringify(options), timeoutSecs(options), new Date(nowMs)],
-      );
-      return { record: toRecord(row), evicted: evicted.map((e) => e.id) };
+      return { record: toRecord(row), evicted: row.evicted };
     });
   }
 
