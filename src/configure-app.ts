@@ -42,8 +42,16 @@ function refuseDeclaredOversizedBody(req: Request, res: Response, next: NextFunc
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
-  // First: every request is counted and logged once answered, whatever answers it.
-  app.use(observeRequests(app.get(ServerMetrics), app.get(AppLogger)));
+  // First, in one middleware (one router layer fewer on every request): every request is
+  // counted and logged once answered, whatever answers it; and on every response, errors
+  // included: no MIME sniffing, and no full URLs (with their narrows and upload paths) leaked
+  // to other sites in Referer.
+  const observe = observeRequests(app.get(ServerMetrics), app.get(AppLogger));
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    observe(req, res, next);
+  });
   // No ETag on API answers (Zulip sends none): Express would hash every JSON body for it (the
   // hashing step of every answer in the server_settings profile). Uploads are streamed and never
   // had one.
@@ -51,13 +59,6 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // req.ip follows X-Forwarded-For only through the configured proxies (the rightmost untrusted hop).
   const config = app.get(ServerConfig);
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
-  // On every response, errors included: no MIME sniffing, and no full URLs (with their
-  // narrows and upload paths) leaked to other sites in Referer.
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    next();
-  });
   // The web app's /json routes (session cookie, CSRF): rewritten to /api/v1 before the router.
   configureBrowserSessions(app, config);
   // GET /api/v1/events long-polls, before the Nest pipeline (what it does not handle goes on to the route).

@@ -1,5 +1,6 @@
 import type { Actor } from '@app/domain/users';
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
 import type { AppLogger } from '../../shared/logging/logger.js';
 import { clientRoute } from '../../shared/http/browser-requests.js';
 import { type ServerMetrics, UNMATCHED_ROUTE } from './server-metrics.js';
@@ -17,22 +18,24 @@ export function routeOf(req: Request): string {
  * (its query string), the body or any header: nothing secret can reach this line.
  */
 export function observeRequests(metrics: ServerMetrics, logger: AppLogger) {
+  const levels = logger as Partial<Pick<Logger, 'isLevelEnabled'>>;
+  // pino answers whether `info` is on (its level may change at run time, so asked per request);
+  // another logger is assumed to want every line.
+  const logging = typeof levels.isLevelEnabled === 'function' ? () => levels.isLevelEnabled!('info') : () => true;
   return (req: Request, res: Response, next: NextFunction): void => {
     const start = process.hrtime.bigint();
-    let done = false;
-    const end = () => {
-      if (done) return;
-      done = true;
+    // 'close' ends every answer: after 'finish' when it was sent, alone when the connection went first.
+    res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = routeOf(req);
       // A connection closed before the answer ended: 499, as nginx logs it.
       const status = res.writableFinished ? res.statusCode : 499;
       metrics.answered(req.method, route, status, seconds);
+      // The line is built only when it will be written (pino's disabled levels are no-ops).
+      if (!logging()) return;
       const userId = (req.user as Actor | undefined)?.userId;
       logger.info({ method: req.method, route, status, ms: Math.round(seconds * 10_000) / 10, ...(userId === undefined ? {} : { userId }) }, 'request');
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    });
     next();
   };
 }

@@ -10,6 +10,27 @@ export const OUTBOX_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const
 /** The route label of a request no route matched (unknown paths: their URL is never a label). */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
+type Labels = Readonly<Record<'method' | 'route' | 'status', string>>;
+
+/**
+ * The label set of each (method, route pattern, status) seen, built once: a request looks it up
+ * in nested maps instead of allocating an object and a status string. Bounded as the metrics
+ * are: methods × route patterns (never URLs) × statuses.
+ */
+export class RequestLabels {
+  private readonly byMethod = new Map<string, Map<string, Map<number, Labels>>>();
+
+  get(method: string, route: string, status: number): Labels {
+    let byRoute = this.byMethod.get(method);
+    if (byRoute === undefined) this.byMethod.set(method, (byRoute = new Map()));
+    let byStatus = byRoute.get(route);
+    if (byStatus === undefined) byRoute.set(route, (byStatus = new Map()));
+    let labels = byStatus.get(status);
+    if (labels === undefined) byStatus.set(status, (labels = Object.freeze({ method, route, status: String(status) })));
+    return labels;
+  }
+}
+
 /** What the pg pool of TypeORM's PostgreSQL driver reports. */
 interface PgPool {
   totalCount: number;
@@ -32,6 +53,7 @@ export class ServerMetrics implements OnApplicationShutdown {
   readonly eventsDelivered: Counter;
   readonly messagesSent: Counter;
   private waitingPolls: () => number = () => 0;
+  private readonly requestLabels = new RequestLabels();
 
   constructor(private readonly ds: DataSource) {
     const registers = [this.registry];
@@ -77,7 +99,7 @@ export class ServerMetrics implements OnApplicationShutdown {
 
   /** Records one answered request. */
   answered(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
+    const labels = this.requestLabels.get(method, route, status);
     this.requests.inc(labels);
     this.requestSeconds.observe(labels, seconds);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RealmQueries } from '../../realm/index.js';
+import { OrganizationSettingsCache, type SettingsReader } from '../../shared/application/settings-cache.js';
 import { type FetchedMessage, MessageQueries } from '../application/message-queries.js';
 import { neededIds, presentMessage } from './message.presenter.js';
 
@@ -9,19 +10,25 @@ export class MessageViews {
   constructor(
     private readonly queries: MessageQueries,
     private readonly realms: RealmQueries,
+    private readonly settings: OrganizationSettingsCache,
   ) {}
 
+  /** `reader`: the caller (its organization, and the settings version it has seen). */
   async present(
-    realmId: number,
+    reader: SettingsReader,
     fetched: FetchedMessage[],
     o: { applyMarkdown: boolean; clientGravatar: boolean; allowEmptyTopicName: boolean },
   ): Promise<Record<string, unknown>[]> {
+    const realmId = reader.realmId;
     const ids = neededIds(fetched.map((f) => f.message));
     const senders = await this.queries.senders(ids.senders);
     const channelNames = await this.queries.channelNames(ids.channels);
     const participants = await this.queries.directParticipants(ids.directRecipients);
     const reactions = await this.queries.reactions(realmId, fetched.map((f) => f.message.id));
-    const realm = await this.realms.get(realmId);
+    // The organization as of the caller's settings version: from the settings cache (as register
+    // reads it), no statement per fetch.
+    const load = () => this.realms.get(realmId);
+    const realm = await (reader.settingsVersion === undefined ? load() : this.settings.at(realmId, reader.settingsVersion).value('realm', load));
     return fetched.map((f) =>
       presentMessage(f, {
         senders,

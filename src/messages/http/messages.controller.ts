@@ -74,7 +74,7 @@ export class MessagesController {
       }
       const r = await this.reads.fetch(actor, { anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow: p.narrow, messageIds: p.message_ids });
       return {
-        messages: withSearchFields(await this.views.present(actor.realmId, r.messages, view), r.messages, p.narrow),
+        messages: withSearchFields(await this.views.present(actor, r.messages, view), r.messages, p.narrow),
         found_anchor: false,
         found_oldest: false,
         found_newest: false,
@@ -90,7 +90,7 @@ export class MessagesController {
     const r = await this.reads.fetch(actor, { anchor, numBefore, numAfter, includeAnchor, narrow: p.narrow, messageIds: null });
     if (r.byIds) throw new Error('unreachable');
     return {
-      messages: withSearchFields(await this.views.present(actor.realmId, r.messages, view), r.messages, p.narrow),
+      messages: withSearchFields(await this.views.present(actor, r.messages, view), r.messages, p.narrow),
       anchor: r.anchor,
       found_anchor: r.foundAnchor,
       found_oldest: r.foundOldest,
@@ -103,7 +103,7 @@ export class MessagesController {
   async getMessage(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: GetMessageDto) {
     const fetched = await this.reads.message(actor, id);
     // Zulip's json_fetch_raw_message always presents with client_gravatar.
-    const [message] = await this.views.present(actor.realmId, [fetched], {
+    const [message] = await this.views.present(actor, [fetched], {
       applyMarkdown: p.apply_markdown,
       clientGravatar: true,
       allowEmptyTopicName: p.allow_empty_topic_name,

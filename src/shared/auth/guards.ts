@@ -17,7 +17,8 @@ import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { Clock } from '../application/clock.js';
 import { ServerConfig } from '../config/server-config.js';
-import { API_KEY_ONLY, CSRF_PROTECTED, PUBLIC, REQUIRE, type Requirement, SESSION_COOKIE_ACCEPTED } from './decorators.js';
+import type { Requirement } from './decorators.js';
+import { routeFlags } from './route-flags.js';
 import { BrowserSessions } from '../application/browser-sessions.js';
 import { challengeWithSession, cookieValues, isSessionRequest, SESSION_COOKIE, setRequestSession } from '../http/browser-requests.js';
 import { checkCsrf, tokenCookie } from './browser-cookies.js';
@@ -26,10 +27,8 @@ import { API_BY_IP, API_BY_USER, rateLimited, RateLimiter } from '../application
 const unauthorized = (msg: string) => new DomainError(msg, 'UNAUTHORIZED', 'unauthorized');
 const NOT_LOGGED_IN = 'Not logged in: API authentication or user session required';
 
-const flagged = (reflector: Reflector, ctx: ExecutionContext, key: string): boolean =>
-  reflector.getAllAndOverride<boolean>(key, [ctx.getHandler(), ctx.getClass()]) === true;
-
-const isPublic = (reflector: Reflector, ctx: ExecutionContext): boolean => flagged(reflector, ctx, PUBLIC);
+/** Decodes the credentials of a Basic header; refuses malformed UTF-8 (stateless: one for all requests). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Authentication: HTTP Basic through passport-http, with Zulip's distinct answers for every way
@@ -47,16 +46,22 @@ export class ApiAuthGuard extends AuthGuard('basic') {
     super();
   }
 
-  override async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const req = ctx.switchToHttp().getRequest<Request>();
-    const session = isSessionRequest(req);
-    if (session && flagged(this.reflector, ctx, API_KEY_ONLY)) throw new DomainError('Not Found', 'NOT_FOUND', 'not_found');
-    if (session || flagged(this.reflector, ctx, CSRF_PROTECTED)) checkCsrf(req, this.config);
-    if (isPublic(this.reflector, ctx)) return true;
-    const cookieOnly = flagged(this.reflector, ctx, SESSION_COOKIE_ACCEPTED) && req.headers.authorization === undefined && cookieValues(req, SESSION_COOKIE).length > 0;
-    if (session || cookieOnly) return this.authenticateSession(req);
-    checkAuthorizationHeader(req.headers.authorization);
-    return (await super.canActivate(ctx)) as boolean;
+  // Synchronous for public routes (no promise to await); a failed check rejects, as before.
+  override canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
+    try {
+      const req = ctx.switchToHttp().getRequest<Request>();
+      const session = isSessionRequest(req);
+      const flags = routeFlags(this.reflector, ctx);
+      if (session && flags.apiKeyOnly) throw new DomainError('Not Found', 'NOT_FOUND', 'not_found');
+      if (session || flags.csrfProtected) checkCsrf(req, this.config);
+      if (flags.public) return true;
+      const cookieOnly = flags.sessionCookieAccepted && req.headers.authorization === undefined && cookieValues(req, SESSION_COOKIE).length > 0;
+      if (session || cookieOnly) return this.authenticateSession(req);
+      checkAuthorizationHeader(req.headers.authorization);
+      return super.canActivate(ctx) as Promise<boolean>;
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
   }
 
   override handleRequest<T>(err: unknown, user: T): T {
@@ -89,7 +94,7 @@ function checkAuthorizationHeader(header: string | undefined): void {
   }
   let decoded: string;
   try {
-    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(parts[1], 'base64'));
+    decoded = strictUtf8.decode(Buffer.from(parts[1], 'base64'));
   } catch {
     throw unauthorized('Invalid authorization header for basic auth');
   }
@@ -115,13 +120,17 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
+    if (!this.config.rateLimiting) return true;
     const http = ctx.switchToHttp();
     const req = http.getRequest<Request>();
     const actor = req.user as Actor | undefined;
-    if (!this.config.rateLimiting) return true;
     // Health checks and pages are not counted; the API and the browser's login form are.
-    if (actor === undefined && !req.path.startsWith('/api/') && !flagged(this.reflector, ctx, CSRF_PROTECTED)) return true;
+    if (actor === undefined && !req.path.startsWith('/api/') && !routeFlags(this.reflector, ctx).csrfProtected) return true;
+    return this.count(http, req, actor);
+  }
+
+  private async count(http: ReturnType<ExecutionContext['switchToHttp']>, req: Request, actor: Actor | undefined): Promise<boolean> {
     const d =
       actor === undefined
         ? await this.limiter.hit(`ip:${clientAddress(req)}`, API_BY_IP, this.clock.now().getTime())
@@ -153,9 +162,9 @@ export class RequirementsGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(ctx: ExecutionContext): boolean {
-    const required =
-      this.reflector.getAllAndOverride<Requirement[] | undefined>(REQUIRE, [ctx.getHandler(), ctx.getClass()]) ?? [];
-    if (required.length === 0 || isPublic(this.reflector, ctx)) return true;
+    const flags = routeFlags(this.reflector, ctx);
+    const required = flags.requirements;
+    if (required.length === 0 || flags.public) return true;
     const actor = ctx.switchToHttp().getRequest<Request>().user as Actor;
     for (const r of required) assertRequirement(actor, r);
     return true;

@@ -14,18 +14,30 @@ export const RawResponse = (): MethodDecorator => SetMetadata(RAW_RESPONSE, true
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
+  /** Whether each handler is @RawResponse() (decorator metadata never changes: read once per handler). */
+  private readonly raw = new WeakMap<object, boolean>();
+
   constructor(private readonly reflector: Reflector) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (this.reflector.get<boolean>(RAW_RESPONSE, ctx.getHandler())) return next.handle();
+    if (this.isRaw(ctx.getHandler())) return next.handle();
     const req = ctx.switchToHttp().getRequest<Request>();
-    return next.handle().pipe(
-      map((data: Record<string, unknown> | undefined) => {
-        const body: Record<string, unknown> = { result: 'success', msg: '', ...(data ?? {}) };
-        const ignored = ignoredParams(req);
-        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-        return body;
-      }),
-    );
+    return next.handle().pipe(map((data: Record<string, unknown> | undefined) => envelope(req, data)));
   }
+
+  isRaw(handler: object): boolean {
+    let raw = this.raw.get(handler);
+    if (raw === undefined) {
+      raw = this.reflector.get<boolean>(RAW_RESPONSE, handler as () => unknown) === true;
+      this.raw.set(handler, raw);
+    }
+    return raw;
+  }
+}
+
+function envelope(req: Request, data: Record<string, unknown> | undefined): Record<string, unknown> {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  const ignored = ignoredParams(req);
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  return body;
 }

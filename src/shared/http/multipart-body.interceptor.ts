@@ -42,10 +42,16 @@ export class MultipartBodyInterceptor implements NestInterceptor {
     private readonly config: ServerConfig,
   ) {}
 
-  async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  /** Synchronous for every body that is not multipart (no promise per request). */
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> | Promise<Observable<unknown>> {
+    const req = ctx.switchToHttp().getRequest<RequestWithFiles>();
+    // No body (GET, HEAD...): nothing to read, not even a Content-Type to look at.
+    if (req.headers['content-type'] === undefined || !req.is('multipart')) return next.handle();
+    return this.readBody(ctx, req, next);
+  }
+
+  private async readBody(ctx: ExecutionContext, req: RequestWithFiles, next: CallHandler): Promise<Observable<unknown>> {
     const http = ctx.switchToHttp();
-    const req = http.getRequest<RequestWithFiles>();
-    if (!req.is('multipart')) return next.handle();
     const accepted = this.reflector.get<AcceptedFiles | undefined>(ACCEPTS_FILES, ctx.getHandler());
     const limits = accepted ? { ...accepted(this.config), dir: this.config.uploadTempDir } : null;
     const body = await readMultipart(req, http.getResponse<Response>(), limits);

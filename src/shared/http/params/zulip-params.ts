@@ -6,7 +6,7 @@ import {
   Injectable,
   type PipeTransform,
 } from '@nestjs/common';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import type { Request } from 'express';
 import { badText, type Decoder, type DomainNul, jsonMayHoldBadText, MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from './decoders.js';
 import { markParamsRead } from './request-params.js';
@@ -31,6 +31,8 @@ export interface ParamOptions {
 
 interface ParamSpec {
   property: string;
+  /** The property, then its aliases: every name the parameter may be sent under. */
+  names: readonly string[];
   encoding: ParamEncoding;
   decoder: Decoder<unknown>;
   required: boolean;
@@ -47,6 +49,7 @@ function declare(encoding: ParamEncoding, decoder: Decoder<unknown>, o: ParamOpt
     if (!Object.prototype.hasOwnProperty.call(ctor, SPECS)) ctor[SPECS] = [];
     ctor[SPECS]!.push({
       property: String(property),
+      names: [String(property), ...(o.aliases ?? [])],
       encoding,
       decoder,
       required: !o.optional && !('default' in o),
@@ -73,6 +76,29 @@ function specsOf(dto: unknown): ParamSpec[] {
   return out;
 }
 
+/** How the pipe reads one DTO class, worked out on its first request (its decorators have all run by then). */
+export interface CompiledDto {
+  readonly specs: readonly ParamSpec[];
+  /** Every name of every parameter (aliases included): all belong to the endpoint. */
+  readonly names: readonly string[];
+  /** Whether class-validator constraints (constraints.ts) apply: without any, validateSync is skipped. */
+  readonly constrained: boolean;
+}
+
+const compiled = new WeakMap<object, CompiledDto>();
+
+/** The DTO's compiled reading, kept per class. */
+export function compiledDto(dto: new () => object): CompiledDto {
+  let c = compiled.get(dto);
+  if (c === undefined) {
+    const specs = specsOf(dto);
+    const constrained = getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false).length > 0;
+    c = Object.freeze({ specs, names: specs.flatMap((s) => s.names), constrained });
+    compiled.set(dto, c);
+  }
+  return c;
+}
+
 /** What the API reference tells of one declared parameter. */
 export interface DeclaredParam {
   name: string;
@@ -91,8 +117,7 @@ const has = (source: unknown, key: string): boolean =>
   typeof source === 'object' && source !== null && Object.prototype.hasOwnProperty.call(source, key);
 
 function lookup(req: Request, spec: ParamSpec): { name: string; raw: unknown } | undefined {
-  const names = [spec.property, ...spec.aliases];
-  const present = names.filter((n) => has(req.body, n) || has(req.query, n));
+  const present = spec.names.filter((n) => has(req.body, n) || has(req.query, n));
   markParamsRead(req, present);
   if (present.length > 1) {
     throw new DomainError(
@@ -150,7 +175,7 @@ export function decodeJsonParam<T>(name: string, value: unknown, decoder: Decode
 
 /** Reads one DTO's parameters from the request; the first failure in declaration order wins. */
 export function parseParams<T extends object>(req: Request, dto: new () => T): T {
-  const specs = specsOf(dto);
+  const { specs, names, constrained } = compiledDto(dto);
   const values: Record<string, unknown> = {};
   let failure: { index: number; error: unknown } | null = null;
   // The rule for text answers last: Zulip validates every parameter before anything reaches the
@@ -177,10 +202,12 @@ export function parseParams<T extends object>(req: Request, dto: new () => T): T
     }
   }
   // Mark the names of later parameters too: they belong to the endpoint even if unread on error.
-  for (const spec of specs) markParamsRead(req, [spec.property, ...spec.aliases]);
+  markParamsRead(req, names);
   // A shallow instance: the decoded values as they are (a deep copy would recurse on deep JSON).
   const instance = Object.assign(new dto(), values);
-  const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false });
+  // class-validator looks the class's constraints up anew on every call (scanning every class
+  // it knows): only for DTOs that have some.
+  const errors = constrained ? validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: false }) : [];
   for (const e of errors) {
     const index = specs.findIndex((s) => s.property === e.property);
     if (failure === null || index < failure.index) {
