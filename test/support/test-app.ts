@@ -12,6 +12,7 @@ import { BootstrapService } from '../../src/users/application/bootstrap.service.
 import { Clock } from '../../src/shared/application/clock.js';
 import { ServerConfig } from '../../src/shared/config/server-config.js';
 import { ApiReferenceController } from '../../src/server/http/api-reference.controller.js';
+import { SETTINGS_CHANGED_CHANNEL, SettingsInvalidation } from '../../src/shared/application/settings-invalidation.js';
 import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from './databases.js';
 import { OpenApiChecker } from './openapi-check.js';
 
@@ -63,6 +64,9 @@ export class TestClock extends Clock {
 export class TestApp {
   owner!: Account;
   private counter = 0;
+  /** Barriers waiting for their notification (see settled()), by their negative payload. */
+  private readonly barriers = new Map<number, () => void>();
+  private barrierCount = 0;
 
   private constructor(
     readonly app: NestExpressApplication,
@@ -123,6 +127,7 @@ export class TestApp {
     const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false }));
     await app.init();
     const t = new TestApp(app, clock, databaseUrl, databaseName);
+    t.watchBarriers(app.get(SettingsInvalidation));
     t.owner = await t.login(OWNER_EMAIL, OWNER_PASSWORD);
     return t;
   }
@@ -134,6 +139,38 @@ export class TestApp {
   /** The rows of one statement on the test database, on a connection of its own (outside the app's pool). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of arbitrary SQL
   async sql(text: string, params: unknown[] = []): Promise<any[]> {
+    const rows = await this.rawSql(text, params);
+    await this.settled();
+    return rows;
+  }
+
+  /**
+   * Waits until this server has taken in every settings notification (`svc_settings`) that
+   * writes committed so far sent: PostgreSQL delivers notifications in commit order, so a
+   * notification of our own, sent now, arrives after them. A test that changes the database
+   * behind the server's back (as another process or an operator would) calls this before its
+   * next request; `sql()` does it itself. Between real processes the wait is the notification's
+   * latency, which the scale-out tests bound.
+   */
+  async settled(): Promise<void> {
+    const id = -++this.barrierCount;
+    const arrived = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('settings notification barrier: no notification within 5 s')), 5_000);
+      this.barriers.set(id, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    await this.rawSql(`SELECT pg_notify($1, $2)`, [SETTINGS_CHANGED_CHANNEL, String(id)]);
+    try {
+      await arrived;
+    } finally {
+      this.barriers.delete(id);
+    }
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of arbitrary SQL
+  private async rawSql(text: string, params: unknown[]): Promise<any[]> {
     const c = new pg.Client({ connectionString: this.databaseUrl });
     await c.connect();
     try {
@@ -141,6 +178,15 @@ export class TestApp {
     } finally {
       await c.end();
     }
+  }
+
+  /** Barrier notifications (negative organization ids) stop here and release their waiter. */
+  private watchBarriers(invalidation: SettingsInvalidation): void {
+    const changed = invalidation.changed.bind(invalidation);
+    invalidation.changed = (realmId: number) => {
+      if (realmId >= 0) return changed(realmId);
+      this.barriers.get(realmId)?.();
+    };
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,7 @@ async function sql(query: string, params: unknown[] = []) {
     return await c.query(query, params);
   } finally {
     await c.end();
+    await t.settled();
   }
 }
 

@@ -99,14 +99,14 @@ describe('creating channels by subscribing', () => {
     const c = new pg.Client({ connectionString: t.databaseUrl });
     await c.connect();
     try {
-      await c.query(
+      await t.sql(
         `UPDATE realm_group_settings SET group_id = $1 WHERE setting = 'can_add_subscribers_group'`,
         [groups['role:administrators']],
       );
       expectError(await subscribe(other, { subscriptions: [{ name: 'design' }], principals: [admin.id] }), 400, 'Insufficient permission');
       expectSuccess(await subscribe(admin, { subscriptions: [{ name: 'design' }], principals: [other.id, admin.id] }));
     } finally {
-      await c.query(`UPDATE realm_group_settings SET group_id = $1 WHERE setting = 'can_add_subscribers_group'`, [groups['role:members']]);
+      await t.sql(`UPDATE realm_group_settings SET group_id = $1 WHERE setting = 'can_add_subscribers_group'`, [groups['role:members']]);
       await c.end();
     }
   });
@@ -277,7 +277,7 @@ describe('creating channels needs the organization permissions', () => {
     const c = new pg.Client({ connectionString: t.databaseUrl });
     await c.connect();
     try {
-      await c.query(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_create_public_channel_group', 'can_create_private_channel_group')`, [
+      await t.sql(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_create_public_channel_group', 'can_create_private_channel_group')`, [
         groups['role:administrators'],
       ]);
       expectError(await subscribe(member, { subscriptions: [{ name: 'nope-public' }] }), 400, 'Insufficient permission');
@@ -285,7 +285,7 @@ describe('creating channels needs the organization permissions', () => {
       expectSuccess(await subscribe(member, { subscriptions: [{ name: 'design' }] })); // joining is still fine
       await createChannels(t, ['by-admin'], { as: admin });
     } finally {
-      await c.query(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_create_public_channel_group', 'can_create_private_channel_group')`, [
+      await t.sql(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_create_public_channel_group', 'can_create_private_channel_group')`, [
         groups['role:members'],
       ]);
       await c.end();

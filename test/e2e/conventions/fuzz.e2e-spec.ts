@@ -183,6 +183,7 @@ async function healActors() {
     [JSON.stringify(sessionRows)],
   );
   await fp.query(`UPDATE realms SET deactivated = false WHERE deactivated`);
+  await t.settled(); // the server's caches have heard of the repairs
 }
 
 async function knownStrings(): Promise<string[]> {

@@ -242,7 +242,7 @@ describe('delivery', () => {
     expectSuccess(await t.delete(`users/${leaving.id}`));
     const closing = await t.createOrganization('closing', 'boss@closing.example.com');
     const theirs = await schedule({ type: 'direct', to: [closing.id], content: 'from the closed', scheduled_delivery_timestamp: due }, closing);
-    await db.query(`UPDATE realms SET deactivated = true WHERE string_id = 'closing'`);
+    await t.sql(`UPDATE realms SET deactivated = true WHERE string_id = 'closing'`);
     const bot = await db.query(`SELECT count(*)::int AS n FROM messages`);
 
     expect(await delivery().deliverDue(at(due))).toBe(2);

@@ -52,12 +52,9 @@ const outboxTo = async (email: string) =>
   (await db.query(`SELECT * FROM email_outbox WHERE to_address = $1 ORDER BY id`, [email])).rows;
 const invitationRows = async (email: string) => (await db.query(`SELECT * FROM invitations WHERE email = $1 ORDER BY id`, [email])).rows;
 const now = () => Math.floor(t.clock.now().getTime() / 1000);
-const setRealm = (column: string, value: unknown) => db.query(`UPDATE realms SET ${column} = $1 WHERE string_id = ''`, [value]);
+const setRealm = (column: string, value: unknown) => t.sql(`UPDATE realms SET ${column} = $1 WHERE string_id = ''`, [value]);
 const setRealmSetting = (setting: string, groupId: number) =>
-  db.query(`UPDATE realm_group_settings SET group_id = $1 WHERE setting = $2 AND realm_id = (SELECT id FROM realms WHERE string_id = '')`, [
-    groupId,
-    setting,
-  ]);
+  t.sql(`UPDATE realm_group_settings SET group_id = $1 WHERE setting = $2 AND realm_id = (SELECT id FROM realms WHERE string_id = '')`, [groupId, setting]);
 const failed = (msg: string, errors: unknown[], sent: boolean, daily = false) => ({
   errors,
   sent_invitations: sent,

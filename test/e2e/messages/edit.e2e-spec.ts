@@ -161,14 +161,14 @@ describe('moving topics', () => {
     const client = new c.default.Client({ connectionString: t.databaseUrl });
     await client.connect();
     try {
-      await client.query(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_move_messages_between_topics_group', 'can_resolve_topics_group')`, [
+      await t.sql(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_move_messages_between_topics_group', 'can_resolve_topics_group')`, [
         groups['role:moderators'],
       ]);
       expectError(await edit(id, { topic: 'renamed' }, alice), 400, "You don't have permission to edit this message");
       expectError(await edit(id, { topic: '✔ perm' }, alice), 400, "You don't have permission to resolve topics in this channel.");
       expectSuccess(await edit(id, { topic: 'renamed' }, moderator));
     } finally {
-      await client.query(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_move_messages_between_topics_group', 'can_resolve_topics_group')`, [
+      await t.sql(`UPDATE realm_group_settings SET group_id = $1 WHERE setting IN ('can_move_messages_between_topics_group', 'can_resolve_topics_group')`, [
         groups['role:everyone'],
       ]);
       await client.end();

@@ -75,10 +75,10 @@ describe('temporary files', () => {
     await check('emoji: guest', () => emojiUpload(guest, 'guest', [['e.png', PNG]]), 400);
     await check('emoji: success', () => emojiUpload(alice, 'fine', [['e.png', PNG]]), 200);
 
-    await db.query(`UPDATE realms SET custom_upload_quota_gb = 1 WHERE id = $1`, [realmId]);
+    await t.sql(`UPDATE realms SET custom_upload_quota_gb = 1 WHERE id = $1`, [realmId]);
     await db.query(`UPDATE attachments SET size = $1 WHERE realm_id = $2`, [(1 << 30) - 1, realmId]);
     await check('over the quota', () => userUpload(alice, [['a.txt', Buffer.from('hello')]]), 400);
-    await db.query(`UPDATE realms SET custom_upload_quota_gb = NULL WHERE id = $1`, [realmId]);
+    await t.sql(`UPDATE realms SET custom_upload_quota_gb = NULL WHERE id = $1`, [realmId]);
 
     // The storage fails (its realm folder is a file): an unexpected error, and still no leftovers.
     const realmDir = join(UPLOADS_DIR, String(realmId));
@@ -128,7 +128,7 @@ describe('MAX_FILE_UPLOAD_SIZE_MIB', () => {
 
 describe("the organization's upload quota", () => {
   afterEach(async () => {
-    await db.query(`UPDATE realms SET custom_upload_quota_gb = NULL`);
+    await t.sql(`UPDATE realms SET custom_upload_quota_gb = NULL`);
   });
 
   it('is unlimited by default, and null in register', async () => {
@@ -137,7 +137,7 @@ describe("the organization's upload quota", () => {
   });
 
   it("refuses an upload that would exceed it with Zulip's error, writing nothing", async () => {
-    await db.query(`UPDATE realms SET custom_upload_quota_gb = 1 WHERE id = $1`, [realmId]);
+    await t.sql(`UPDATE realms SET custom_upload_quota_gb = 1 WHERE id = $1`, [realmId]);
     const reg = await t.post('register', { as: alice, form: { fetch_event_types: ['realm'] } });
     expectSuccess(reg, { realm_upload_quota_mib: 1024 });
 
@@ -159,7 +159,7 @@ describe("the organization's upload quota", () => {
     expect(await events.drain()).toEqual([]);
 
     // Without a quota the same upload is accepted.
-    await db.query(`UPDATE realms SET custom_upload_quota_gb = NULL WHERE id = $1`, [realmId]);
+    await t.sql(`UPDATE realms SET custom_upload_quota_gb = NULL WHERE id = $1`, [realmId]);
     expectSuccess(await userUpload(alice, [['dummy_3.txt', Buffer.from('zulip!')]]));
   });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   otherOwner = await t.createOrganization('elsewhere');
   db = new pg.Client({ connectionString: t.databaseUrl });
   await db.connect();
-  await db.query(`UPDATE users SET date_joined = to_timestamp($1)`, [JOINED]);
+  await t.sql(`UPDATE users SET date_joined = to_timestamp($1)`, [JOINED]);
 });
 afterAll(async () => {
   await db.end();
@@ -176,7 +176,7 @@ describe('presence events', () => {
   it('tell everyone at once when a user first reports, each queue in the format it asked for', async () => {
     at(NEW);
     carol = await t.createUser({ fullName: 'Carol' });
-    await db.query(`UPDATE users SET date_joined = to_timestamp($1) WHERE id = $2`, [JOINED, carol.id]);
+    await t.sql(`UPDATE users SET date_joined = to_timestamp($1) WHERE id = $2`, [JOINED, carol.id]);
     const [plain, slim, modern, self, stranger] = [
       await EventClient.register(t, alice),
       await EventClient.register(t, guest, { slim_presence: true }),
@@ -217,7 +217,7 @@ describe('presence events', () => {
   });
 
   it('are not sent when the organization has presence off, which also empties the answers', async () => {
-    await db.query(`UPDATE realms SET presence_disabled = true WHERE id = 1`);
+    await t.sql(`UPDATE realms SET presence_disabled = true WHERE id = 1`);
     try {
       const c = await EventClient.register(t, alice, { fetch_event_types: ['presence'] });
       expect(c.state).toMatchObject({ presences: {}, presence_last_update_id: -1 });
@@ -229,13 +229,13 @@ describe('presence events', () => {
       // The single-user view still answers.
       expect((await t.get(`users/${carol.id}/presence`, { as: bob })).body.presence.website).toEqual({ status: 'active', timestamp: NOW + NEW + 1000 });
     } finally {
-      await db.query(`UPDATE realms SET presence_disabled = false WHERE id = 1`);
+      await t.sql(`UPDATE realms SET presence_disabled = false WHERE id = 1`);
     }
   });
 
   it('are not sent in organizations of more than 100 active users', async () => {
     const c = await EventClient.register(t, alice);
-    await db.query(
+    await t.sql(
       `INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, role)
        SELECT 1, 'crowd' || g || '@example.com', 'crowd' || g || '@example.com', 'Crowd ' || g, md5('crowd' || g), 400
        FROM generate_series(1, 100) AS g`,
@@ -245,7 +245,7 @@ describe('presence events', () => {
       expectSuccess(await report(dave, { ping_only: true }));
       expect((await c.drain()).filter((e) => e.type === 'presence')).toEqual([]);
     } finally {
-      await db.query(`UPDATE users SET is_active = false WHERE email LIKE 'crowd%'`);
+      await t.sql(`UPDATE users SET is_active = false WHERE email LIKE 'crowd%'`);
     }
   });
 });

@@ -198,7 +198,7 @@ describe('typing in a channel', () => {
     await c.connect();
     try {
       // 98 more: 100 subscribers in all, still told.
-      await c.query(
+      await t.sql(
         `INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, role)
          SELECT 1, 'crowd' || g || '@example.com', 'crowd' || g || '@example.com', 'Crowd ' || g, md5('crowd' || g), 400
          FROM generate_series(1, 99) AS g`,
@@ -210,7 +210,7 @@ describe('typing in a channel', () => {
       expectSuccess(await typing(member, { type: 'stream', op: 'start', stream_id: crowded, topic: 'x' }));
       expect(await m.drain()).toEqual([]);
       // Deactivated subscribers do not count.
-      await c.query(`UPDATE users SET is_active = false WHERE email = 'crowd99@example.com'`);
+      await t.sql(`UPDATE users SET is_active = false WHERE email = 'crowd99@example.com'`);
       expectSuccess(await typing(member, { type: 'stream', op: 'start', stream_id: crowded, topic: 'x' }));
       expect(await m.ofType('typing')).toHaveLength(1);
     } finally {

@@ -116,18 +116,18 @@ describe('email address change', () => {
   });
 
   it('follows the organization’s rules: disabled changes (administrators excepted) and allowed domains', async () => {
-    await db.query(`UPDATE realms SET email_changes_disabled = true WHERE string_id = ''`);
+    await t.sql(`UPDATE realms SET email_changes_disabled = true WHERE string_id = ''`);
     try {
       expectError(await patch(member, { email: 'elsewhere@example.com' }), 400, 'Email address changes are disabled in this organization.');
       expectSuccess(await patch(admin, { email: 'admin-new@example.com' }));
     } finally {
-      await db.query(`UPDATE realms SET email_changes_disabled = false WHERE string_id = ''`);
+      await t.sql(`UPDATE realms SET email_changes_disabled = false WHERE string_id = ''`);
     }
-    await db.query(`UPDATE realms SET emails_restricted_to_domains = true WHERE string_id = ''`);
+    await t.sql(`UPDATE realms SET emails_restricted_to_domains = true WHERE string_id = ''`);
     try {
       expectError(await patch(member, { email: 'x@elsewhere.org' }), 400, 'Outside your domain.');
     } finally {
-      await db.query(`UPDATE realms SET emails_restricted_to_domains = false WHERE string_id = ''`);
+      await t.sql(`UPDATE realms SET emails_restricted_to_domains = false WHERE string_id = ''`);
     }
   });
 });

@@ -197,24 +197,24 @@ describe('PATCH /settings: full_name', () => {
   });
 
   it('ignores name changes where the organization disables them, except for administrators', async () => {
-    await db.query(`UPDATE realms SET name_changes_disabled = true WHERE string_id = ''`);
+    await t.sql(`UPDATE realms SET name_changes_disabled = true WHERE string_id = ''`);
     try {
       expectSuccess(await patch(member, { full_name: 'Not Allowed' }));
       expect((await t.get('users/me', { as: member })).body.full_name).toBe('Member');
       expectSuccess(await patch(admin, { full_name: 'Admin Renamed' }));
       expect((await t.get('users/me', { as: admin })).body.full_name).toBe('Admin Renamed');
     } finally {
-      await db.query(`UPDATE realms SET name_changes_disabled = false WHERE string_id = ''`);
+      await t.sql(`UPDATE realms SET name_changes_disabled = false WHERE string_id = ''`);
     }
   });
 
   it('refuses a name someone else has where names must be unique (ignoring case)', async () => {
-    await db.query(`UPDATE realms SET require_unique_names = true WHERE string_id = ''`);
+    await t.sql(`UPDATE realms SET require_unique_names = true WHERE string_id = ''`);
     try {
       expectError(await patch(member, { full_name: 'WATCHER' }), 400, 'Unique names required in this organization.');
       expectSuccess(await patch(member, { full_name: 'Member' }));
     } finally {
-      await db.query(`UPDATE realms SET require_unique_names = false WHERE string_id = ''`);
+      await t.sql(`UPDATE realms SET require_unique_names = false WHERE string_id = ''`);
     }
   });
 });
