@@ -27,6 +27,7 @@ import { PasswordResetTokens1766000000700 } from './1766000000700-PasswordResetT
 import { Sessions1766100000000 } from './1766100000000-Sessions.js';
 import { CredentialNotifications1766200000000 } from './1766200000000-CredentialNotifications.js';
 import { RegisterSettingsVersion1766300000000 } from './1766300000000-RegisterSettingsVersion.js';
+import { DirectMessageMemberIndex1766400000000 } from './1766400000000-DirectMessageMemberIndex.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   Sessions1766100000000,
   CredentialNotifications1766200000000,
   RegisterSettingsVersion1766300000000,
+  DirectMessageMemberIndex1766400000000,
 ];

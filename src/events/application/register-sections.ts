@@ -46,6 +46,14 @@ export interface RegisterReadParts {
   mutedUsers: boolean;
   /** The organization's default channels that are not archived. */
   defaultChannels: boolean;
+  /** The user's direct-message conversations with their newest message ids, at most this many (the most recent). */
+  recentConversationsLimit: number | null;
+}
+
+/** One direct-message conversation of `recent_private_conversations`: the other participants (none: with oneself). */
+export interface RecentConversation {
+  max_message_id: number;
+  user_ids: number[];
 }
 
 /**
@@ -73,6 +81,8 @@ export interface RegisterRead {
   mutedUsers: MutedUserEntry[];
   /** Ascending. */
   defaultChannelIds: number[];
+  /** Newest first. */
+  recentConversations: RecentConversation[];
 }
 
 /** What POST /register reads after its queue: the one read, and the user's draft lists (empty unless asked). */
@@ -88,6 +98,9 @@ export abstract class RegisterQueries {
   /** Every user group of the organization as a permission setting's value: a named group's id, an anonymous group's members and subgroups. */
   abstract groupSettingValues(realmId: number): Promise<Map<number, GroupSettingValue>>;
 }
+
+/** As Zulip's RECENT_CONVERSATIONS_LIMIT. */
+export const RECENT_CONVERSATIONS_LIMIT = 1000;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -128,6 +141,7 @@ export class RegisterSections {
       alertWords: want('alert_words'),
       mutedUsers: want('muted_users'),
       defaultChannels: want('default_streams') && !isGuest(actor.role),
+      recentConversationsLimit: want('recent_private_conversations') ? RECENT_CONVERSATIONS_LIMIT : null,
     });
   }
 
@@ -145,6 +159,7 @@ export class RegisterSections {
     if (want('message')) state.max_message_id = read.maxMessageId;
     if (want('message') && want('update_message_flags')) state.unread_msgs = this.unreads(actor, read);
     if (want('starred_messages')) state.starred_messages = read.starredIds;
+    if (want('recent_private_conversations')) state.recent_private_conversations = read.recentConversations;
     if (want('user_topic') || want('muted_topics')) {
       const topics = read.userTopics;
       if (want('user_topic')) {

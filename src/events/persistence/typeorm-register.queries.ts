@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SubscriptionRecord } from '../../channels/index.js';
 import { GROUP_MEMBERS_SQL, GROUP_SUBGROUPS_SQL } from '../../shared/persistence/group-setting-values.js';
-import { type RegisterChannel, type RegisterRead, type RegisterReadParts, RegisterQueries } from '../application/register-sections.js';
+import { type RecentConversation, type RegisterChannel, type RegisterRead, type RegisterReadParts, RegisterQueries } from '../application/register-sections.js';
 
 /** A channel as `channels` holds it, with its anonymous setting groups, subscriber count and default flag (JSON: dates are text). */
 interface ChannelJson {
@@ -44,6 +44,7 @@ interface RegisterReadRow {
   alert_words: string[] | null;
   muted_users: { muted_user_id: number; date_muted: string }[] | null;
   default_channel_ids: number[] | null;
+  recent_conversations: RecentConversation[] | null;
 }
 
 /** The parameters of one statement: each added when first used (Postgres refuses parameters no column uses). */
@@ -60,6 +61,21 @@ class Parameters {
     if (p === undefined) this.named.set(name, (p = this.add(value)));
     return p;
   }
+}
+
+/**
+ * The user's direct-message conversations by their newest message (one probe of
+ * messages_recipient_idx per conversation), the other participants sorted (none: with oneself).
+ */
+function recentConversationsSql(user: string, limit: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('max_message_id', rc.max_id, 'user_ids', rc.user_ids) ORDER BY rc.max_id DESC), '[]')
+    FROM (SELECT last.max_id,
+            ARRAY(SELECT o.user_id FROM direct_message_group_members o WHERE o.group_id = gm.group_id AND o.user_id <> ${user} ORDER BY o.user_id) AS user_ids
+          FROM direct_message_group_members gm
+          JOIN recipients r ON r.type = 3 AND r.type_id = gm.group_id -- 3: a direct-message conversation
+          CROSS JOIN LATERAL (SELECT max(m.id) AS max_id FROM messages m WHERE m.recipient_id = r.id) last
+          WHERE gm.user_id = ${user} AND last.max_id IS NOT NULL
+          ORDER BY last.max_id DESC LIMIT ${limit}) rc)`;
 }
 
 /** Every column of `read` (null when its part is not asked for), adding the parameters the asked ones use. */
@@ -137,6 +153,7 @@ function columns(parts: RegisterReadParts, params: Parameters, userId: number, r
     default_channel_ids: parts.defaultChannels
       ? `ARRAY(SELECT d.channel_id FROM default_channels d JOIN channels c ON c.id = d.channel_id WHERE d.realm_id = ${ids.realm} AND NOT c.is_archived ORDER BY 1)`
       : null,
+    recent_conversations: parts.recentConversationsLimit !== null ? recentConversationsSql(ids.user, param(parts.recentConversationsLimit)) : null,
   };
 }
 
@@ -189,6 +206,7 @@ export class TypeOrmRegisterQueries extends RegisterQueries {
       alertWords: row.alert_words ?? [],
       mutedUsers: (row.muted_users ?? []).map((m) => mutedUserEntry(m.muted_user_id, new Date(m.date_muted))),
       defaultChannelIds: row.default_channel_ids ?? [],
+      recentConversations: row.recent_conversations ?? [],
     };
   }
 

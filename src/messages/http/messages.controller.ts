@@ -25,11 +25,10 @@ function withSearchFields(presented: Record<string, unknown>[], fetched: Fetched
   return presented.map((m, i) => ({ ...m, ...searchFields(fetched[i].message.renderedContent, fetched[i].message.topic, words) }));
 }
 
+/** As Zulip's parse_anchor_value: `use_first_unread_anchor` wins over any `anchor` (zulip-terminal sends `anchor=0` with it). */
 function parseAnchor(raw: string | undefined, useFirstUnread: boolean | undefined): number | 'newest' | 'oldest' | 'first_unread' {
-  if (raw === undefined) {
-    if (useFirstUnread) return 'first_unread';
-    throw badRequest("Missing 'anchor' argument.");
-  }
+  if (useFirstUnread) return 'first_unread';
+  if (raw === undefined) throw badRequest("Missing 'anchor' argument.");
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
   if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
   return Math.max(0, Number(raw.trim()));

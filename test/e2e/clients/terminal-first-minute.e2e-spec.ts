@@ -102,6 +102,17 @@ describe('the first minute of a terminal client', () => {
     const newest = messages.body.messages.at(-1);
     expect(newest).toMatchObject({ type: 'private', content: expect.stringContaining('<p>'), reactions: [], flags: [], avatar_url: null });
 
+    // Its first view (model.get_messages with anchor=None): anchor=0 with use_first_unread_anchor,
+    // which must start at the first unread message (not the oldest), so that the newest one is
+    // in the answer and live messages are appended after it.
+    const firstView = await t.get('messages', {
+      as: me,
+      query: { anchor: 0, num_before: 30, num_after: 10, apply_markdown: true, use_first_unread_anchor: true, client_gravatar: true, narrow: '[]' },
+    });
+    expectSuccess(firstView, { found_newest: true, found_anchor: true });
+    expect(firstView.body.anchor).toBe(Math.min(...(state.unread_msgs.streams as { unread_message_ids: number[] }[]).flatMap((u) => u.unread_message_ids)));
+    expect(firstView.body.messages.at(-1).id).toBe(newest.id);
+
     for (const s of state.subscriptions as { stream_id: number; name: string }[]) {
       const topics = await t.get(`users/me/${s.stream_id}/topics`, { as: me });
       expectSuccess(topics);

@@ -82,3 +82,32 @@ it('returns drafts, saved snippets and default channels', async () => {
   expect(res.body.realm_default_streams).toEqual(expect.any(Array));
   expect((await register(guest, { fetch_event_types: ['default_streams'] })).body.realm_default_streams).toEqual([]);
 });
+
+describe('recent_private_conversations', () => {
+  it('lists the direct-message conversations newest first, with the other participants (none: with oneself)', async () => {
+    const bob = await t.createUser({ fullName: 'Bob' });
+    const carol = await t.createUser({ fullName: 'Carol' });
+    const dm = async (from: Account, to: number[]) =>
+      (await t.post('messages', { as: from, form: { type: 'direct', to, content: 'hi' } })).body.id as number;
+    expect((await register(bob, { fetch_event_types: ['recent_private_conversations'] })).body.recent_private_conversations).toEqual([]);
+    const toAlice = await dm(bob, [alice.id]);
+    const group = await dm(carol, [bob.id, alice.id]);
+    const self = await dm(bob, [bob.id]);
+    const fromAlice = await dm(alice, [bob.id]); // the conversation with alice is the newest again
+    const res = await register(bob, { fetch_event_types: ['recent_private_conversations'] });
+    expectSuccess(res, {
+      recent_private_conversations: [
+        { max_message_id: fromAlice, user_ids: [alice.id] },
+        { max_message_id: self, user_ids: [] },
+        { max_message_id: group, user_ids: [alice.id, carol.id].sort((a, b) => a - b) },
+      ],
+    });
+    expect(toAlice).toBeLessThan(fromAlice);
+    // Only the caller's own conversations; not there unless asked (or everything is asked).
+    expect((await register(carol, { fetch_event_types: ['recent_private_conversations'] })).body.recent_private_conversations).toEqual([
+      { max_message_id: group, user_ids: [alice.id, bob.id].sort((a, b) => a - b) },
+    ]);
+    expect((await register(bob, { fetch_event_types: ['message'] })).body).not.toHaveProperty('recent_private_conversations');
+    expect((await register(bob, {})).body.recent_private_conversations).toHaveLength(3);
+  });
+});

@@ -53,6 +53,16 @@ describe('GET /messages', () => {
     expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([ids.g1]);
   });
 
+  it('lets use_first_unread_anchor win over any anchor, as Zulip does (zulip-terminal sends anchor=0 with it)', async () => {
+    for (const anchor of [0, 'newest', 'not-a-number', undefined]) {
+      const res = await get(bob, { ...(anchor === undefined ? {} : { anchor }), use_first_unread_anchor: true, num_before: 0, num_after: 0 });
+      expectSuccess(res, { anchor: ids.g1 });
+      expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([ids.g1]);
+    }
+    // Without the flag (or with it false) the anchor is read as given.
+    expect((await get(bob, { anchor: 0, use_first_unread_anchor: false, num_before: 0, num_after: 1 })).body.anchor).toBe(0);
+  });
+
   it('narrows by channel, topic, sender, conversation, id and flags', async () => {
     const idsOf = (ms: { id: number }[]) => ms.map((m) => m.id);
     expect(idsOf(await fetchNarrow(t, bob, [['channel', 'lounge'], ['topic', 'lunch']]))).toEqual([ids.g1, ids.g2]);

@@ -161,6 +161,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       realm_linkifiers: arrayOf(object({ id: int, pattern: str, url_template: str })),
       realm_domains: arrayOf(object({ domain: str, allow_subdomains: bool })),
       unread_msgs: object({ count: int, pms: arrayOf({ type: 'object' }), streams: arrayOf({ type: 'object' }), huddles: arrayOf({ type: 'object' }) }),
+      recent_private_conversations: arrayOf(object({ max_message_id: int, user_ids: arrayOf(int) })),
     },
   ),
   'GET /api/v1/events': object({ events: arrayOf(EVENT) }, { queue_id: str }),
