@@ -28,6 +28,7 @@ import { Sessions1766100000000 } from './1766100000000-Sessions.js';
 import { CredentialNotifications1766200000000 } from './1766200000000-CredentialNotifications.js';
 import { RegisterSettingsVersion1766300000000 } from './1766300000000-RegisterSettingsVersion.js';
 import { DirectMessageMemberIndex1766400000000 } from './1766400000000-DirectMessageMemberIndex.js';
+import { WebPublicChannelsVersion1766400000100 } from './1766400000100-WebPublicChannelsVersion.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CredentialNotifications1766200000000,
   RegisterSettingsVersion1766300000000,
   DirectMessageMemberIndex1766400000000,
+  WebPublicChannelsVersion1766400000100,
 ];

@@ -13,6 +13,8 @@ export interface CompiledNarrow {
   /** Search every message of this channel (history readable), else only the user's rows. */
   channelHistory: { channelId: number; requireRow: boolean } | null;
   conditions: Condition[];
+  /** A spectator's narrow: every message of the organization's web-public channels (no user rows; all read). */
+  spectator?: boolean;
 }
 
 export type Condition =

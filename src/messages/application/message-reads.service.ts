@@ -1,6 +1,6 @@
 import { DomainError } from '@app/domain/shared';
 import { type Channel, hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
-import { invalidMessage } from '@app/domain/messages';
+import { checkSpectatorFetch, invalidMessage } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
@@ -42,20 +42,32 @@ export class MessageReadsService {
     return viewerOf(actor, await loadActorContext(tx, actor));
   }
 
-  async fetch(actor: Actor, req: FetchRequest): Promise<(RangeResult & { byIds: false }) | { byIds: true; messages: FetchedMessage[] }> {
-    const narrow = await this.uow.run((tx) => this.compileNarrow(tx, actor, req.narrow));
+  async fetch(actor: Actor, req: FetchRequest): Promise<FetchResult> {
+    const narrow = await this.uow.run((tx) => this.compileNarrow(tx, { realmId: actor.realmId, actor }, req.narrow));
+    return this.read(actor.realmId, actor.userId, narrow, req);
+  }
+
+  /**
+   * A fetch without an account (Zulip's spectators, under /json): only where the organization
+   * allows them (`allowed`), only with a `channels:web-public` narrow of spectator operators, and
+   * only messages of web-public channels, all read; `first_unread` is the newest.
+   */
+  async fetchAsSpectator(realmId: number, allowed: boolean, req: FetchRequest): Promise<FetchResult> {
+    checkSpectatorFetch(allowed, req.narrow);
+    const narrow = await this.uow.run((tx) => this.compileNarrow(tx, { realmId, actor: null }, req.narrow));
+    return this.read(realmId, 0, { ...narrow, channelHistory: null, spectator: true }, { ...req, anchor: req.anchor === 'first_unread' ? 'newest' : req.anchor });
+  }
+
+  private async read(realmId: number, userId: number, narrow: CompiledNarrow, req: FetchRequest): Promise<FetchResult> {
     if (req.messageIds !== null) {
-      return { byIds: true, messages: await this.queries.byIds(actor.realmId, actor.userId, narrow, req.messageIds.filter(isStorableId)) };
+      return { byIds: true, messages: await this.queries.byIds(realmId, userId, narrow, req.messageIds.filter(isStorableId)) };
     }
-    return {
-      byIds: false,
-      ...(await this.queries.range(actor.realmId, actor.userId, narrow, req.anchor!, req.numBefore, req.numAfter, req.includeAnchor)),
-    };
+    return { byIds: false, ...(await this.queries.range(realmId, userId, narrow, req.anchor!, req.numBefore, req.numAfter, req.includeAnchor)) };
   }
 
   /** A narrow compiled for the actor (unknown channels, users and operators are Zulip's BAD_NARROW errors). */
   async compile(actor: Actor, narrow: NarrowTerm[]): Promise<CompiledNarrow> {
-    return this.uow.run((tx) => this.compileNarrow(tx, actor, narrow));
+    return this.uow.run((tx) => this.compileNarrow(tx, { realmId: actor.realmId, actor }, narrow));
   }
 
   async message(actor: Actor, messageId: number): Promise<FetchedMessage> {
@@ -81,11 +93,12 @@ export class MessageReadsService {
    * number of statements however many terms); then the terms are read in order, so the first
    * bad one is the error, as in Zulip.
    */
-  private async compileNarrow(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<CompiledNarrow> {
-    const refs = await this.resolveReferences(tx, actor, terms);
+  private async compileNarrow(tx: Tx, reader: NarrowReader, terms: NarrowTerm[]): Promise<CompiledNarrow> {
+    const refs = await this.resolveReferences(tx, reader, terms);
     const narrow: CompiledNarrow = { channelHistory: null, conditions: [] };
     for (const t of terms) {
       if (t.operator === 'channel' || t.operator === 'stream') this.channelTerm(refs, t, narrow);
+      else if (reader.actor === null && (t.operator === 'channels' || t.operator === 'streams')) continue; // web-public: the spectator's whole scope
       else {
         const condition = this.condition(refs, t);
         if (condition !== null) narrow.conditions.push(condition);
@@ -94,20 +107,21 @@ export class MessageReadsService {
     return narrow;
   }
 
-  private async resolveReferences(tx: Tx, actor: Actor, terms: NarrowTerm[]): Promise<NarrowReferences> {
+  private async resolveReferences(tx: Tx, reader: NarrowReader, terms: NarrowTerm[]): Promise<NarrowReferences> {
+    const { realmId, actor } = reader;
     const channelRefs = terms.filter((t) => t.operator === 'channel' || t.operator === 'stream').map((t) => channelRef(t.operand));
     const userRefs = terms.flatMap((t) => {
       if (t.operator === 'sender' || t.operator === 'dm-including') return [userRef(t.operand)];
       if (t.operator === 'dm' || t.operator === 'pm-with') return directOperands(t.operand).map(userRef);
       return [];
     });
-    const channels = await tx.channels.findByIdsOrNames(actor.realmId, idsOf(channelRefs), namesOf(channelRefs));
+    const channels = await tx.channels.findByIdsOrNames(realmId, idsOf(channelRefs), namesOf(channelRefs));
     const byId = idsOf(userRefs);
     const byEmail = namesOf(userRefs);
-    const users = byId.length > 0 ? await tx.users.findManyByIds(actor.realmId, byId) : new Map<number, unknown>();
-    const emails = byEmail.length > 0 ? await tx.users.findManyByApiEmails(actor.realmId, byEmail) : new Map<string, { id: number }>();
+    const users = byId.length > 0 ? await tx.users.findManyByIds(realmId, byId) : new Map<number, unknown>();
+    const emails = byEmail.length > 0 ? await tx.users.findManyByApiEmails(realmId, byEmail) : new Map<string, { id: number }>();
     const refs: NarrowReferences = {
-      actorId: actor.userId,
+      actorId: actor?.userId ?? null,
       channelsById: new Map(channels.map((c) => [c.id, c])),
       // The oldest of channels whose names differ only in case, as a lookup by name finds first.
       channelsByName: new Map(channels.toReversed().map((c) => [c.name.toLowerCase(), c])),
@@ -116,6 +130,10 @@ export class MessageReadsService {
       userIdsByEmail: new Map([...emails].map(([email, u]) => [email, u.id])),
       directRecipients: new Map(),
     };
+    if (actor === null) {
+      for (const c of channels) refs.access.set(c.id, c.snapshot().isWebPublic && !c.isArchived);
+      return refs; // a spectator's narrow names no conversation
+    }
     if (channels.length > 0) {
       const viewer = await this.viewer(tx, actor);
       const subs = await tx.subscriptions.records([actor.userId], channels.map((c) => c.id));
@@ -137,6 +155,11 @@ export class MessageReadsService {
     const ref = channelRef(t.operand);
     const found = ref === null ? undefined : ref.kind === 'id' ? refs.channelsById.get(ref.value) : refs.channelsByName.get(ref.value.toLowerCase());
     if (found === undefined) throw badNarrow(`unknown channel ${String(t.operand)}`);
+    if (refs.actorId === null) {
+      if (refs.access.get(found.id) !== true) throw badNarrow(`unknown web-public channel ${String(t.operand)}`);
+      narrow.conditions.push({ kind: 'channel', channelId: found.id, negated: t.negated });
+      return;
+    }
     if (!t.negated && refs.access.get(found.id) === true && narrow.channelHistory === null) {
       narrow.channelHistory = { channelId: found.id, requireRow: !found.snapshot().historyPublicToSubscribers };
     } else narrow.conditions.push({ kind: 'channel', channelId: found.id, negated: t.negated });
@@ -155,7 +178,7 @@ export class MessageReadsService {
       case 'dm':
       case 'pm-with': {
         const ids = directOperands(t.operand).map((o) => userOf(refs, o));
-        return { kind: 'recipient', recipientId: refs.directRecipients.get(conversationKey([refs.actorId, ...ids])) ?? null, negated };
+        return { kind: 'recipient', recipientId: refs.directRecipients.get(conversationKey([refs.actorId ?? 0, ...ids])) ?? null, negated };
       }
       case 'dm-including':
         return { kind: 'dm_including', userId: userOf(refs, t.operand), negated };
@@ -185,9 +208,18 @@ export class MessageReadsService {
   }
 }
 
+/** Who a narrow is compiled for: a user, or a spectator of the organization (`actor` null). */
+interface NarrowReader {
+  realmId: number;
+  actor: Actor | null;
+}
+
+type FetchResult = (RangeResult & { byIds: false }) | { byIds: true; messages: FetchedMessage[] };
+
 /** What a narrow's terms name, looked up together. */
 interface NarrowReferences {
-  actorId: number;
+  /** Null: a spectator. */
+  actorId: number | null;
   channelsById: Map<number, Channel>;
   /** By lower-cased name. */
   channelsByName: Map<string, Channel>;

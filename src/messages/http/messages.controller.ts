@@ -1,12 +1,14 @@
-import { clientName, searchFields, searchWords } from '@app/domain/messages';
+import { clientName, searchFields, searchWords, spectatorsAllowed } from '@app/domain/messages';
 import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Controller, Get, Headers, Param } from '@nestjs/common';
-import { CurrentActor } from '../../shared/auth/decorators.js';
+import { RealmQueries, RealmResolver } from '../../realm/index.js';
+import { CurrentActor, SpectatorAllowed } from '../../shared/auth/decorators.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
-import { MessageReadsService } from '../application/message-reads.service.js';
+import { type FetchRequest, MessageReadsService } from '../application/message-reads.service.js';
 import { MessageSendService } from '../application/message-send.service.js';
 import type { FetchedMessage, NarrowTerm } from '../application/message-queries.js';
 import { MessageViews } from './message-views.js';
@@ -40,6 +42,9 @@ export class MessagesController {
     private readonly send: MessageSendService,
     private readonly reads: MessageReadsService,
     private readonly views: MessageViews,
+    private readonly realms: RealmQueries,
+    private readonly realmResolver: RealmResolver,
+    private readonly config: ServerConfig,
   ) {}
 
   @ApiPost('messages')
@@ -61,8 +66,22 @@ export class MessagesController {
     return { id: r.id, ...(r.automaticNewVisibilityPolicy !== undefined ? { automatic_new_visibility_policy: r.automaticNewVisibilityPolicy } : {}) };
   }
 
+  /** Also without an account under /json: a spectator reads the web-public channels (see MessageReadsService.fetchAsSpectator). */
   @Get('messages')
-  async getMessages(@CurrentActor() actor: Actor, @ZulipParams() p: GetMessagesDto) {
+  @SpectatorAllowed()
+  async getMessages(@CurrentActor() actor: Actor | undefined, @Headers('host') host: string | undefined, @ZulipParams() p: GetMessagesDto) {
+    if (actor !== undefined) return this.fetchMessages(actor, p, (req) => this.reads.fetch(actor, req));
+    const realmId = await this.realmResolver.resolve(host);
+    const allowed = spectatorsAllowed(await this.realms.getForVisitor(realmId), this.config.webPublicStreamsEnabled);
+    // Spectators' messages carry their avatar URLs (Zulip forces client_gravatar off for them).
+    return this.fetchMessages({ realmId }, { ...p, client_gravatar: false }, (req) => this.reads.fetchAsSpectator(realmId, allowed, req));
+  }
+
+  private async fetchMessages(
+    reader: { realmId: number; settingsVersion?: number },
+    p: GetMessagesDto,
+    fetch: (req: FetchRequest) => ReturnType<MessageReadsService['fetch']>,
+  ) {
     const view = { applyMarkdown: p.apply_markdown, clientGravatar: p.client_gravatar, allowEmptyTopicName: p.allow_empty_topic_name };
     if (p.message_ids !== undefined) {
       if (p.anchor !== undefined || p.num_before !== undefined || p.num_after !== undefined || p.use_first_unread_anchor !== undefined) {
@@ -71,9 +90,10 @@ export class MessagesController {
           { parameters: 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor' },
         );
       }
-      const r = await this.reads.fetch(actor, { anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow: p.narrow, messageIds: p.message_ids });
+      const r = await fetch({ anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow: p.narrow, messageIds: p.message_ids });
+      if (!r.byIds) throw new Error('unreachable');
       return {
-        messages: withSearchFields(await this.views.present(actor, r.messages, view), r.messages, p.narrow),
+        messages: withSearchFields(await this.views.present(reader, r.messages, view), r.messages, p.narrow),
         found_anchor: false,
         found_oldest: false,
         found_newest: false,
@@ -86,10 +106,10 @@ export class MessagesController {
     if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     const includeAnchor = p.include_anchor ?? true;
     if (!includeAnchor && numBefore > 0 && numAfter > 0) throw badRequest('The anchor can only be excluded at an end of the range');
-    const r = await this.reads.fetch(actor, { anchor, numBefore, numAfter, includeAnchor, narrow: p.narrow, messageIds: null });
+    const r = await fetch({ anchor, numBefore, numAfter, includeAnchor, narrow: p.narrow, messageIds: null });
     if (r.byIds) throw new Error('unreachable');
     return {
-      messages: withSearchFields(await this.views.present(actor, r.messages, view), r.messages, p.narrow),
+      messages: withSearchFields(await this.views.present(reader, r.messages, view), r.messages, p.narrow),
       anchor: r.anchor,
       found_anchor: r.foundAnchor,
       found_oldest: r.foundOldest,

@@ -89,6 +89,13 @@ function conditionSql(c: Condition, q: QueryBuilder): string {
 }
 
 function fromWhere(realmId: number, userId: number, n: CompiledNarrow, q: QueryBuilder): string {
+  if (n.spectator === true) {
+    // Spectators hold no rows: every message of the web-public channels, read (Zulip's flags for them).
+    const realm = q.param(realmId);
+    const base = `FROM messages m CROSS JOIN (SELECT ${FLAG_BITS.read}::int AS flags) um
+       WHERE m.realm_id = ${realm} AND m.channel_id IN (SELECT c.id FROM channels c WHERE c.realm_id = ${realm} AND c.is_web_public AND NOT c.is_archived)`;
+    return [base, ...n.conditions.map((c) => conditionSql(c, q))].join(' AND ');
+  }
   const user = q.param(userId);
   const realm = q.param(realmId);
   const base = n.channelHistory

@@ -38,6 +38,8 @@ export interface RealmRecord extends RealmProperties, RealmChannelSettings {
   sendWelcomeEmails: boolean;
   /** Zulip's Realm.custom_upload_quota_gb: the organization's upload quota (null: none); no API sets it. */
   customUploadQuotaGb: number | null;
+  /** Whether a channel of the organization is web-public and not archived (read with the row; a change bumps the settings version). */
+  hasWebPublicChannels: boolean;
 }
 
 export interface RealmDomainRecord {

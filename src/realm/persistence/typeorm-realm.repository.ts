@@ -42,9 +42,12 @@ async function readGroupSettings(em: EntityManager, realmId: number): Promise<Re
   );
 }
 
+/** The realms row, and whether the organization has a web-public channel (server_settings' realm_web_public_access_enabled). */
+const REALM_COLUMNS = `r.*, EXISTS (SELECT 1 FROM channels c WHERE c.realm_id = r.id AND c.is_web_public AND NOT c.is_archived) AS has_web_public_channels`;
+
 /** The realms row (its settings version is the cache's business, not the record's). */
 async function getRealm(em: EntityManager, realmId: number, forUpdate = false): Promise<RealmRecord> {
-  const [row] = await em.query(`SELECT * FROM realms WHERE id = $1 ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId]);
+  const [row] = await em.query(`SELECT ${REALM_COLUMNS} FROM realms r WHERE r.id = $1 ${forUpdate ? 'FOR UPDATE OF r' : ''}`, [realmId]);
   if (!row) throw new Error(`no realm ${realmId}`);
   return toRealmRecord(row).record;
 }
@@ -189,7 +192,7 @@ export class TypeOrmRealmQueries extends RealmQueries {
 
   getForVisitor(realmId: number): Promise<RealmRecord> {
     return this.cache.loadCurrent(realmId, 'realm', async () => {
-      const [row] = await this.ds.query(`SELECT * FROM realms WHERE id = $1`, [realmId]);
+      const [row] = await this.ds.query(`SELECT ${REALM_COLUMNS} FROM realms r WHERE r.id = $1`, [realmId]);
       if (!row) throw new Error(`no realm ${realmId}`);
       const { record, version } = toRealmRecord(row);
       return { version, value: record };

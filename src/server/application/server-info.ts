@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RealmRecord } from '../../realm/index.js';
 import { type ServerConfig, SVC_FEATURE_LEVEL, SVC_VERSION } from '../../shared/config/server-config.js';
 import { paragraphHtml } from '@app/domain/shared';
+import { spectatorsAllowed } from '@app/domain/messages';
 
 /**
  * The version facts of server_settings and register. With ZULIP_CLIENT_COMPAT (the default)
@@ -74,8 +75,7 @@ function buildServerSettings(realm: RealmRecord, config: ServerConfig, incompati
     realm_name: realm.name,
     realm_icon: realmIconUrl(realm),
     realm_description: paragraphHtml(realm.description),
-    // Web-public channels need the server switch, spectator access and a web-public channel.
-    realm_web_public_access_enabled: false,
+    realm_web_public_access_enabled: spectatorsAllowed(realm, config.webPublicStreamsEnabled),
     external_authentication_methods: [],
     realm_uri: config.realmUrl(realm.stringId),
   };

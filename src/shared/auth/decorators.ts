@@ -24,6 +24,14 @@ export const API_KEY_ONLY = 'svc:api-key-only';
  */
 export const ApiKeyOnly = (): MethodDecorator & ClassDecorator => SetMetadata(API_KEY_ONLY, true);
 
+export const SPECTATOR_ALLOWED = 'svc:spectator-allowed';
+/**
+ * Zulip's allow_anonymous_user_web: under /json, a request without a valid session reaches the
+ * handler with no caller (a spectator, `CurrentActor` undefined), which answers only what the
+ * organization's web-public channels show; under /api/v1 credentials stay required.
+ */
+export const SpectatorAllowed = (): MethodDecorator & ClassDecorator => SetMetadata(SPECTATOR_ALLOWED, true);
+
 /**
  * Zulip's role/kind decorators, checked after authentication and before any parameter:
  * - human: no bots;

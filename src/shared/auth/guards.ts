@@ -56,7 +56,7 @@ export class ApiAuthGuard extends AuthGuard('basic') {
       if (session || flags.csrfProtected) checkCsrf(req, this.config);
       if (flags.public) return true;
       const cookieOnly = flags.sessionCookieAccepted && req.headers.authorization === undefined && cookieValues(req, SESSION_COOKIE).length > 0;
-      if (session || cookieOnly) return this.authenticateSession(req);
+      if (session || cookieOnly) return this.authenticateSession(req, session && flags.spectatorAllowed);
       checkAuthorizationHeader(req.headers.authorization);
       return super.canActivate(ctx) as Promise<boolean>;
     } catch (err) {
@@ -70,11 +70,15 @@ export class ApiAuthGuard extends AuthGuard('basic') {
     return user;
   }
 
-  /** The `sessionid` cookie → the caller; anything else (none, two, malformed, ended) is "not logged in". */
-  private async authenticateSession(req: Request): Promise<true> {
+  /**
+   * The `sessionid` cookie → the caller; anything else (none, two, malformed, ended) is "not
+   * logged in", or, where spectators are allowed, a request with no caller.
+   */
+  private async authenticateSession(req: Request, spectatorAllowed: boolean): Promise<true> {
     challengeWithSession(req);
     const token = tokenCookie(req, SESSION_COOKIE);
     const caller = token === null ? null : await this.sessions.authenticate(req.headers.host, token);
+    if (caller === null && spectatorAllowed) return true;
     if (caller === null) throw unauthorized(NOT_LOGGED_IN);
     req.user = caller.actor;
     setRequestSession(req, caller.sessionId);
@@ -125,8 +129,8 @@ export class RateLimitGuard implements CanActivate {
     const http = ctx.switchToHttp();
     const req = http.getRequest<Request>();
     const actor = req.user as Actor | undefined;
-    // Health checks and pages are not counted; the API and the browser's login form are.
-    if (actor === undefined && !req.path.startsWith('/api/') && !routeFlags(this.reflector, ctx).csrfProtected) return true;
+    // Health checks and pages are not counted; the API, spectators' /json requests and the browser's login form are.
+    if (actor === undefined && !req.path.startsWith('/api/') && !req.path.startsWith('/json/') && !routeFlags(this.reflector, ctx).csrfProtected) return true;
     return this.count(http, req, actor);
   }
 

@@ -1,6 +1,6 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import { API_KEY_ONLY, CSRF_PROTECTED, PUBLIC, REQUIRE, type Requirement, SESSION_COOKIE_ACCEPTED } from './decorators.js';
+import { API_KEY_ONLY, CSRF_PROTECTED, PUBLIC, REQUIRE, type Requirement, SESSION_COOKIE_ACCEPTED, SPECTATOR_ALLOWED } from './decorators.js';
 
 /** What the auth decorators say of one route (its handler, then its controller class). */
 export interface RouteFlags {
@@ -8,6 +8,7 @@ export interface RouteFlags {
   readonly csrfProtected: boolean;
   readonly sessionCookieAccepted: boolean;
   readonly apiKeyOnly: boolean;
+  readonly spectatorAllowed: boolean;
   readonly requirements: readonly Requirement[];
 }
 
@@ -29,6 +30,7 @@ export function readRouteFlags(reflector: Reflector, handler: Handler, cls: Type
     csrfProtected: flag(CSRF_PROTECTED),
     sessionCookieAccepted: flag(SESSION_COOKIE_ACCEPTED),
     apiKeyOnly: flag(API_KEY_ONLY),
+    spectatorAllowed: flag(SPECTATOR_ALLOWED),
     requirements: Object.freeze([...(reflector.getAllAndOverride<Requirement[] | undefined>(REQUIRE, targets) ?? [])]),
   });
 }

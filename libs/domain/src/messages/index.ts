@@ -14,3 +14,4 @@ export * from './reading.js';
 export * from './edit-history.js';
 export * from './search-highlight.js';
 export * from './upload.policy.js';
+export * from './spectators.js';
