@@ -37,6 +37,7 @@ describe('route flags (cached per controller class and handler)', () => {
       csrfProtected: true,
       sessionCookieAccepted: false,
       apiKeyOnly: false,
+      spectatorAllowed: false,
       requirements: [],
     });
     expect(routeFlags(reflector, ctx(BaseController, BaseController.prototype.c))).toMatchObject({ public: false, sessionCookieAccepted: true, requirements: ['member'] });

@@ -1,4 +1,4 @@
-import { type ChannelGroupSettingName, hasMetadataAccess, type Viewer } from '@app/domain/channels';
+import { type ChannelGroupSettingName, hasMetadataAccess, STREAM_ASSIGNMENT_COLORS, type Viewer } from '@app/domain/channels';
 import { displayTopic, type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
 import { type Actor, type GroupSettingValue, isGuest, type MutedUserEntry } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
@@ -99,6 +99,37 @@ export abstract class RegisterQueries {
   abstract groupSettingValues(realmId: number): Promise<Map<number, GroupSettingValue>>;
 }
 
+/** A read of no per-user part (the settings version only), to which a caller adds what it needs. */
+const NOTHING: RegisterReadParts = {
+  groups: false,
+  userListVersion: false,
+  channels: false,
+  subscriptions: false,
+  maxMessageId: false,
+  unreadLimit: null,
+  starredLimit: null,
+  userTopics: false,
+  alertWords: false,
+  mutedUsers: false,
+  defaultChannels: false,
+  recentConversationsLimit: null,
+};
+
+/** The personal settings a spectator's channel shows: Zulip's defaults, the assignment colors in turn. */
+const spectatorSubscription = (channelId: number, index: number): SubscriptionRecord => ({
+  userId: 0,
+  channelId,
+  active: true,
+  color: STREAM_ASSIGNMENT_COLORS[index % STREAM_ASSIGNMENT_COLORS.length],
+  isMuted: false,
+  pinToTop: false,
+  desktopNotifications: null,
+  audibleNotifications: null,
+  pushNotifications: null,
+  emailNotifications: null,
+  wildcardMentionsNotify: null,
+});
+
 /** As Zulip's RECENT_CONVERSATIONS_LIMIT. */
 export const RECENT_CONVERSATIONS_LIMIT = 1000;
 
@@ -185,6 +216,25 @@ export class RegisterSections {
         .at(actor.realmId, read.settingsVersion)
         .value('register.channelFolders', async () => (await this.channels.folders(actor.realmId)).map(presentFolder));
     }
+  }
+
+  /**
+   * A spectator's channel section (no account; Zulip's get_web_public_subs): the organization's
+   * web-public channels as subscriptions with default personal settings and the assignment colors
+   * in turn, nothing unsubscribed or never subscribed; no subscriber lists.
+   */
+  async fillForSpectator(realmId: number, want: (s: string) => boolean, state: Record<string, unknown>): Promise<void> {
+    if (!want('subscription')) return;
+    const read = await this.queries.read(0, realmId, { ...NOTHING, channels: true });
+    const entry = this.cache.at(realmId, read.settingsVersion);
+    const groups = await entry.value('register.systemGroupNames', () => this.channels.systemGroupNames(realmId));
+    const all = await this.withGroupSettings(read.channels, await entry.value('register.groupSettingValues', () => this.queries.groupSettingValues(realmId)), realmId);
+    state.subscriptions = all
+      .filter((c) => c.isWebPublic && !c.isArchived)
+      .sort((a, b) => a.id - b.id)
+      .map((c, i) => presentSubscription(c, spectatorSubscription(c.id, i), groups));
+    state.unsubscribed = [];
+    state.never_subscribed = [];
   }
 
   private async channelSections(

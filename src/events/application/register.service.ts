@@ -114,6 +114,16 @@ export class RegisterService {
     private readonly cache: OrganizationSettingsCache,
   ) {}
 
+  /**
+   * A spectator's state (no account, no queue): the version facts and the organization's
+   * settings; sections about a user are not there.
+   */
+  async spectatorState(realm: RealmRecord, want: (section: string) => boolean): Promise<Record<string, unknown>> {
+    const state: Record<string, unknown> = { ...versionFields(this.config) };
+    if (want('realm')) Object.assign(state, realmSection(realm, await this.realms.groupSettings(realm.id), this.config));
+    return state;
+  }
+
   async initialState(
     actor: Actor,
     want: (section: string) => boolean,

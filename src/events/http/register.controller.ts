@@ -1,8 +1,11 @@
+import { notLoggedIn, spectatorsAllowed } from '@app/domain/messages';
 import { badRequest } from '@app/domain/shared';
 import { type Actor, isGuest } from '@app/domain/users';
-import { Controller, Delete, Get, Req } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { CurrentActor } from '../../shared/auth/decorators.js';
+import { RealmQueries, RealmResolver } from '../../realm/index.js';
+import { CurrentActor, SpectatorAllowed } from '../../shared/auth/decorators.js';
+import { ServerConfig } from '../../shared/config/server-config.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { QueueOpener } from '../application/queue-opener.js';
@@ -20,6 +23,9 @@ export class RegisterController {
     private readonly opener: QueueOpener,
     private readonly sections: RegisterSections,
     private readonly presence: PresenceSection,
+    private readonly realms: RealmQueries,
+    private readonly realmResolver: RealmResolver,
+    private readonly config: ServerConfig,
   ) {}
 
   /**
@@ -28,7 +34,9 @@ export class RegisterController {
    * state and never reach the queue; later ones do. `last_event_id` is therefore -1.
    */
   @ApiPost('register')
-  async registerClient(@CurrentActor() actor: Actor, @ZulipParams() p: RegisterDto) {
+  @SpectatorAllowed()
+  async registerClient(@CurrentActor() actor: Actor | undefined, @Headers('host') host: string | undefined, @ZulipParams() p: RegisterDto) {
+    if (actor === undefined) return this.registerSpectator(host, p);
     if (p.all_public_streams === true && isGuest(actor.role)) throw badRequest('User not authorized for this query');
     const caps = p.client_capabilities;
     const queue = await this.opener.open(actor, {
@@ -74,6 +82,24 @@ export class RegisterController {
       read,
     );
     return { queue_id: queue.id, last_event_id: -1, ...state, idle_queue_timeout_secs: queue.timeoutSecs };
+  }
+
+  /**
+   * A spectator's register (under /json without a session, as Zulip's events_register_backend for
+   * an anonymous web client): only where the organization allows spectators, with client_gravatar
+   * and include_subscribers off; no queue (`queue_id` null), the organization's settings and its
+   * web-public channels.
+   */
+  private async registerSpectator(host: string | undefined, p: RegisterDto) {
+    const realm = await this.realms.getForVisitor(await this.realmResolver.resolve(host));
+    if (!spectatorsAllowed(realm, this.config.webPublicStreamsEnabled)) throw notLoggedIn();
+    if (p.client_gravatar) throw badRequest("Invalid 'client_gravatar' parameter for anonymous request");
+    if (p.include_subscribers !== false) throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
+    const selector = p.fetch_event_types ?? p.event_types;
+    const want = (section: string) => selector === null || selector.includes(section);
+    const state = await this.register.spectatorState(realm, want);
+    await this.sections.fillForSpectator(realm.id, want, state);
+    return { queue_id: null, last_event_id: -1, ...state };
   }
 
   /** GET /events: long-polls the queue (spec 30 §3). */

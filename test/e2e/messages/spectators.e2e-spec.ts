@@ -1,5 +1,6 @@
 import { createChannels } from '../../support/channels.js';
 import { sendDirect, sendToChannel } from '../../support/messages.js';
+import { json, someToken } from '../../support/sessions.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
 /**
@@ -100,5 +101,32 @@ describe('GET /json/messages without an account', () => {
     const other = await t.createOrganization('elsewhere');
     const res = await t.http.get('/json/messages').set('Host', other.host!).query({ anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify([WEB_PUBLIC]) });
     expectError(res, 401, NOT_LOGGED_IN, 'UNAUTHORIZED');
+  });
+});
+
+describe('POST /json/register without an account', () => {
+  /** As a browser without a session: its CSRF cookie and header, no session cookie. */
+  const register = (form: Record<string, unknown>, host?: string) => json(t, 'post', 'register', { csrftoken: someToken('spectator') }, { form, host });
+
+  it('answers no queue, the organization’s settings and its web-public channels as subscriptions', async () => {
+    const res = await register({ client_gravatar: false, fetch_event_types: ['realm', 'subscription'] });
+    expectSuccess(res, { queue_id: null, last_event_id: -1, realm_enable_spectator_access: true, unsubscribed: [], never_subscribed: [] });
+    expect(res.body.subscriptions.map((s: { name: string }) => s.name)).toEqual(['open-house']);
+    expect(res.body.subscriptions[0]).toMatchObject({ stream_id: ids['open-house'], is_web_public: true, is_muted: false, color: expect.stringMatching(/^#/) });
+    expect(res.body.subscriptions[0]).not.toHaveProperty('subscribers');
+    expect(res.body).not.toHaveProperty('realm_users');
+    expect(res.body).not.toHaveProperty('unread_msgs');
+  });
+
+  it('refuses client_gravatar and include_subscribers, as Zulip does', async () => {
+    expectError(await register({}), 400, "Invalid 'client_gravatar' parameter for anonymous request");
+    expectError(await register({ client_gravatar: false, include_subscribers: true }), 400, "Invalid 'include_subscribers' parameter for anonymous request");
+  });
+
+  it('is "not logged in" where spectators are not allowed, and under /api/v1', async () => {
+    const other = await t.createOrganization('closed');
+    expectError(await register({ client_gravatar: false }, other.host), 401, NOT_LOGGED_IN, 'UNAUTHORIZED');
+    expectError(await json(t, 'post', 'register', null, { form: { client_gravatar: false } }), 403, 'CSRF error: CSRF cookie not set.', 'CSRF_FAILED', { reason: 'CSRF cookie not set.' });
+    expectError(await t.post('register', { as: null, form: { client_gravatar: false } }), 401, NOT_LOGGED_IN, 'UNAUTHORIZED');
   });
 });
