@@ -1,4 +1,4 @@
-import { clientName, searchFields, searchWords, spectatorsAllowed } from '@app/domain/messages';
+import { clientName, notLoggedIn, searchFields, searchWords, spectatorsAllowed } from '@app/domain/messages';
 import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Controller, Get, Headers, Param } from '@nestjs/common';
@@ -118,11 +118,27 @@ export class MessagesController {
     };
   }
 
+  /** Also for a spectator under /json: a message of a web-public channel (Zulip's access_web_public_message). */
   @Get('messages/:message_id')
-  async getMessage(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) id: number, @ZulipParams() p: GetMessageDto) {
-    const fetched = await this.reads.message(actor, id);
+  @SpectatorAllowed()
+  async getMessage(
+    @CurrentActor() actor: Actor | undefined,
+    @Headers('host') host: string | undefined,
+    @Param('message_id', PathIntPipe) id: number,
+    @ZulipParams() p: GetMessageDto,
+  ) {
+    const reader = actor ?? { realmId: await this.realmResolver.resolve(host) };
+    let fetched: FetchedMessage;
+    if (actor !== undefined) fetched = await this.reads.message(actor, id);
+    else {
+      const allowed = spectatorsAllowed(await this.realms.getForVisitor(reader.realmId), this.config.webPublicStreamsEnabled);
+      const narrow = [{ operator: 'channels', operand: 'web-public', negated: false }];
+      const r = await this.reads.fetchAsSpectator(reader.realmId, allowed, { anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow, messageIds: [id] });
+      if (!r.byIds || r.messages.length === 0) throw notLoggedIn();
+      fetched = r.messages[0];
+    }
     // Zulip's json_fetch_raw_message always presents with client_gravatar.
-    const [message] = await this.views.present(actor, [fetched], {
+    const [message] = await this.views.present(reader, [fetched], {
       applyMarkdown: p.apply_markdown,
       clientGravatar: true,
       allowEmptyTopicName: p.allow_empty_topic_name,

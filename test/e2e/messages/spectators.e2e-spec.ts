@@ -130,3 +130,13 @@ describe('POST /json/register without an account', () => {
     expectError(await t.post('register', { as: null, form: { client_gravatar: false } }), 401, NOT_LOGGED_IN, 'UNAUTHORIZED');
   });
 });
+
+describe('GET /json/messages/{id} without an account', () => {
+  it('answers a message of a web-public channel, read; any other is "not logged in"', async () => {
+    const res = await json(t, 'get', `messages/${msg.web1}`, null);
+    expectSuccess(res, { raw_content: 'web-public message' });
+    expect(res.body.message).toMatchObject({ id: msg.web1, flags: ['read'], display_recipient: 'open-house' });
+    for (const id of [msg.internal, msg.dm, 999_999]) expectError(await json(t, 'get', `messages/${id}`, null), 401, NOT_LOGGED_IN, 'UNAUTHORIZED');
+    expectError(await t.get(`messages/${msg.web1}`, { as: null }), 401, NOT_LOGGED_IN, 'UNAUTHORIZED');
+  });
+});
