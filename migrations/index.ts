@@ -29,6 +29,7 @@ import { CredentialNotifications1766200000000 } from './1766200000000-Credential
 import { RegisterSettingsVersion1766300000000 } from './1766300000000-RegisterSettingsVersion.js';
 import { DirectMessageMemberIndex1766400000000 } from './1766400000000-DirectMessageMemberIndex.js';
 import { WebPublicChannelsVersion1766400000100 } from './1766400000100-WebPublicChannelsVersion.js';
+import { OnboardingSteps1766400000200 } from './1766400000200-OnboardingSteps.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   RegisterSettingsVersion1766300000000,
   DirectMessageMemberIndex1766400000000,
   WebPublicChannelsVersion1766400000100,
+  OnboardingSteps1766400000200,
 ];

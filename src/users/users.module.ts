@@ -6,6 +6,7 @@ import { ApiKeyBasicStrategy } from './http/basic-auth.strategy.js';
 import { AccountService } from './application/account.service.js';
 import { AlertWordQueries } from './application/alert-words.ports.js';
 import { AlertWordsService } from './application/alert-words.service.js';
+import { OnboardingStepsService } from './application/onboarding-steps.service.js';
 import { MutedUserQueries } from './application/muted-users.ports.js';
 import { MutedUsersService } from './application/muted-users.service.js';
 import { BotStorageQueries } from './application/bot-storage.ports.js';
@@ -31,6 +32,7 @@ import { UserStatusService } from './application/user-status.service.js';
 import { UserQueries } from './application/user.ports.js';
 import { UsersService } from './application/users.service.js';
 import { AlertWordsController } from './http/alert-words.controller.js';
+import { OnboardingStepsController } from './http/onboarding-steps.controller.js';
 import { MutedUsersController } from './http/muted-users.controller.js';
 import { BotStorageController } from './http/bot-storage.controller.js';
 import { ConfirmEmailController } from './http/confirm-email.controller.js';
@@ -60,6 +62,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
   controllers: [
     UserStatusController,
     AlertWordsController,
+    OnboardingStepsController,
     MutedUsersController,
     BotStorageController,
     SettingsController,
@@ -97,6 +100,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     ProfileData,
     CustomProfileFieldsService,
     AlertWordsService,
+    OnboardingStepsService,
     BotStorageService,
     BotsService,
     { provide: AlertWordQueries, useClass: TypeOrmAlertWordQueries },

@@ -1,6 +1,6 @@
 import { type ChannelGroupSettingName, hasMetadataAccess, STREAM_ASSIGNMENT_COLORS, type Viewer } from '@app/domain/channels';
 import { displayTopic, type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
-import { type Actor, type GroupSettingValue, isGuest, type MutedUserEntry } from '@app/domain/users';
+import { type Actor, type GroupSettingValue, isGuest, type MutedUserEntry, nextOnboardingSteps } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import {
   ChannelQueries,
@@ -48,6 +48,8 @@ export interface RegisterReadParts {
   defaultChannels: boolean;
   /** The user's direct-message conversations with their newest message ids, at most this many (the most recent). */
   recentConversationsLimit: number | null;
+  /** The onboarding steps the user has seen. */
+  onboardingSteps: boolean;
 }
 
 /** One direct-message conversation of `recent_private_conversations`: the other participants (none: with oneself). */
@@ -83,6 +85,8 @@ export interface RegisterRead {
   defaultChannelIds: number[];
   /** Newest first. */
   recentConversations: RecentConversation[];
+  /** The onboarding steps the user has seen (any order). */
+  seenOnboardingSteps: string[];
 }
 
 /** What POST /register reads after its queue: the one read, and the user's draft lists (empty unless asked). */
@@ -113,6 +117,7 @@ const NOTHING: RegisterReadParts = {
   mutedUsers: false,
   defaultChannels: false,
   recentConversationsLimit: null,
+  onboardingSteps: false,
 };
 
 /** The personal settings a spectator's channel shows: Zulip's defaults, the assignment colors in turn. */
@@ -173,6 +178,7 @@ export class RegisterSections {
       mutedUsers: want('muted_users'),
       defaultChannels: want('default_streams') && !isGuest(actor.role),
       recentConversationsLimit: want('recent_private_conversations') ? RECENT_CONVERSATIONS_LIMIT : null,
+      onboardingSteps: want('onboarding_steps'),
     });
   }
 
@@ -191,6 +197,7 @@ export class RegisterSections {
     if (want('message') && want('update_message_flags')) state.unread_msgs = this.unreads(actor, read);
     if (want('starred_messages')) state.starred_messages = read.starredIds;
     if (want('recent_private_conversations')) state.recent_private_conversations = read.recentConversations;
+    if (want('onboarding_steps')) state.onboarding_steps = nextOnboardingSteps(read.seenOnboardingSteps);
     if (want('user_topic') || want('muted_topics')) {
       const topics = read.userTopics;
       if (want('user_topic')) {

@@ -45,6 +45,7 @@ interface RegisterReadRow {
   muted_users: { muted_user_id: number; date_muted: string }[] | null;
   default_channel_ids: number[] | null;
   recent_conversations: RecentConversation[] | null;
+  onboarding_steps: string[] | null;
 }
 
 /** The parameters of one statement: each added when first used (Postgres refuses parameters no column uses). */
@@ -154,6 +155,7 @@ function columns(parts: RegisterReadParts, params: Parameters, userId: number, r
       ? `ARRAY(SELECT d.channel_id FROM default_channels d JOIN channels c ON c.id = d.channel_id WHERE d.realm_id = ${ids.realm} AND NOT c.is_archived ORDER BY 1)`
       : null,
     recent_conversations: parts.recentConversationsLimit !== null ? recentConversationsSql(ids.user, param(parts.recentConversationsLimit)) : null,
+    onboarding_steps: parts.onboardingSteps ? `ARRAY(SELECT onboarding_step FROM onboarding_steps WHERE user_id = ${ids.user})` : null,
   };
 }
 
@@ -207,6 +209,7 @@ export class TypeOrmRegisterQueries extends RegisterQueries {
       mutedUsers: (row.muted_users ?? []).map((m) => mutedUserEntry(m.muted_user_id, new Date(m.date_muted))),
       defaultChannelIds: row.default_channel_ids ?? [],
       recentConversations: row.recent_conversations ?? [],
+      seenOnboardingSteps: row.onboarding_steps ?? [],
     };
   }
 

@@ -2,6 +2,7 @@ import { DomainError } from '@app/domain/shared';
 import { fieldLabelTaken, userGroupAlreadyExists } from '@app/domain/users';
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
 import { TypeOrmAlertWordRepository } from './typeorm-alert-word.repository.js';
+import { TypeOrmOnboardingStepRepository } from './typeorm-onboarding-step.repository.js';
 import { TypeOrmBotRepository } from './typeorm-bot.repository.js';
 import { TypeOrmBotStorageRepository } from './typeorm-bot-storage.repository.js';
 import { TypeOrmMutedUserRepository } from './typeorm-muted-user.repository.js';
@@ -20,7 +21,7 @@ import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'onboardingSteps' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -32,6 +33,7 @@ export const usersTransaction: TransactionContribution<
     passwordResets: new TypeOrmPasswordResetRepository(em),
     profileFields: new TypeOrmCustomProfileFieldRepository(em),
     alertWords: new TypeOrmAlertWordRepository(em),
+    onboardingSteps: new TypeOrmOnboardingStepRepository(em),
     botStorage: new TypeOrmBotStorageRepository(em),
     mutedUsers: new TypeOrmMutedUserRepository(em),
     bots: new TypeOrmBotRepository(em),

@@ -331,6 +331,7 @@ const TABLE: Row[] = [
     missing: () => ({ path: `users/${MISSING}/status` }),
   },
   { route: 'GET /api/v1/users/me/alert_words', req: () => ({ path: 'users/me/alert_words' }), expect: everyone() },
+  { route: 'POST /api/v1/users/me/onboarding_steps', req: () => ({ path: 'users/me/onboarding_steps', form: { onboarding_step: 'intro_resolve_topic' } }), expect: humans() },
   { route: 'POST /api/v1/users/me/alert_words', req: () => ({ path: 'users/me/alert_words', form: { alert_words: ['matrix'] } }), expect: everyone() },
   { route: 'DELETE /api/v1/users/me/alert_words', req: () => ({ path: 'users/me/alert_words', form: { alert_words: ['matrix'] } }), expect: everyone() },
   {

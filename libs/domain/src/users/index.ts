@@ -22,3 +22,4 @@ export * from './bot-storage.js';
 export * from './muted-users.js';
 export * from './bots.js';
 export * from './browser-session.policy.js';
+export * from './onboarding-steps.js';
