@@ -12,7 +12,7 @@ import { type FetchRequest, MessageReadsService } from '../application/message-r
 import { MessageSendService } from '../application/message-send.service.js';
 import type { FetchedMessage, NarrowTerm } from '../application/message-queries.js';
 import { MessageViews } from './message-views.js';
-import { GetMessageDto, GetMessagesDto, SendMessageDto } from './messages.dto.js';
+import { GetMessageDto, GetMessagesDto, MessagesSummaryDto, SendMessageDto } from './messages.dto.js';
 
 const MAX_MESSAGES_PER_FETCH = 5000;
 
@@ -116,6 +116,15 @@ export class MessagesController {
       found_newest: r.foundNewest,
       history_limited: false,
     };
+  }
+
+  /**
+   * Zulip's AI summary of a conversation: this server runs no language model (Zulip's
+   * TOPIC_SUMMARIZATION_MODEL unset), so it answers as Zulip does then, after reading the narrow.
+   */
+  @Get('messages/summary')
+  summary(@ZulipParams() _p: MessagesSummaryDto): never {
+    throw badRequest('AI features are not enabled on this server.');
   }
 
   /** Also for a spectator under /json: a message of a web-public channel (Zulip's access_web_public_message). */

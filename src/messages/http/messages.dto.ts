@@ -66,6 +66,11 @@ export class GetMessagesDto {
   @JsonParam(bool(), { default: false }) allow_empty_topic_name: boolean;
 }
 
+/** GET /messages/summary: the conversation to summarize. */
+export class MessagesSummaryDto {
+  @JsonParam(narrowDecoder, { optional: true }) narrow?: NarrowTerm[];
+}
+
 export class GetMessageDto {
   @JsonParam(bool(), { default: true }) apply_markdown: boolean;
   @JsonParam(bool(), { default: false }) allow_empty_topic_name: boolean;

@@ -937,6 +937,8 @@ const TABLE: Row[] = [
     req: (c) => ({ path: 'messages', form: { type: 'direct', to: [c.ids.victimEmail], content: 'hello' } }),
     expect: everyone({ other: err("Invalid email 'victim@example.com'") }),
   },
+  // No language model on this server: Zulip's answer without TOPIC_SUMMARIZATION_MODEL, for every caller.
+  { route: 'GET /api/v1/messages/summary', req: () => ({ path: 'messages/summary', query: { narrow: [] } }), expect: e(err('AI features are not enabled on this server.')) },
   {
     route: 'GET /api/v1/messages',
     req: () => ({ path: 'messages', query: { anchor: 'newest', num_before: 5, num_after: 0 } }),

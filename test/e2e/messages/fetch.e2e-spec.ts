@@ -152,3 +152,14 @@ describe('GET /messages/{id}', () => {
     expectError(await t.get(`messages/${ids.g1}`, { as: foreign }), 400, 'Invalid message(s)');
   });
 });
+
+describe('GET /messages/summary', () => {
+  it('answers as Zulip without a language model, after reading the narrow', async () => {
+    expectError(await t.get('messages/summary', { as: bob, query: { narrow: [['channel', 'lounge'], ['topic', 'lunch']] } }), 400, 'AI features are not enabled on this server.');
+    expectError(await t.get('messages/summary', { as: bob }), 400, 'AI features are not enabled on this server.');
+    const bad = await t.get('messages/summary', { as: bob, query: { narrow: '{"not": "a list"}' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).not.toBe('AI features are not enabled on this server.');
+    expectError(await t.get('messages/summary', { as: null }), 401, 'Not logged in: API authentication or user session required', 'UNAUTHORIZED');
+  });
+});
