@@ -39,7 +39,7 @@ interface PgPool {
 }
 
 /**
- * This process's Prometheus metrics (README "## Metrics"): HTTP requests by route pattern,
+ * This process's Prometheus metrics (docs/operating.md, "Metrics"): HTTP requests by route pattern,
  * method and status; events delivered and messages sent; and gauges read at each scrape: the
  * pool's connections, the event queues and email outbox rows in the database, the polls
  * waiting here; plus prom-client's default process metrics. One registry per app (tests run

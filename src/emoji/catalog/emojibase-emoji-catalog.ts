@@ -6,7 +6,7 @@ import { EmojiCatalog } from '../application/emoji-catalog.js';
  * The Unicode emoji table, built at run time from the `emojibase-data` npm package (English):
  * `en/data.json` lists the emoji, `en/shortcodes/cldr.json` and `en/shortcodes/iamcal.json`
  * give their names. Zulip names emoji in lower-case snake_case, mostly after their CLDR short
- * names, with the older Slack/iamcal names (`+1`, `car`, `smile`) as aliases; the README's
+ * names, with the older Slack/iamcal names (`+1`, `car`, `smile`) as aliases; docs/design.md's
  * design notes list what still differs.
  */
 

@@ -121,7 +121,7 @@ function emailSettings(env: Env, botDomain: string) {
 }
 
 /**
- * Every setting of the server, read once from the environment (README lists them).
+ * Every setting of the server, read once from the environment (docs/configuration.md lists them).
  * Tests build one with `ServerConfig.fromEnv({...})` and override what they need.
  */
 export class ServerConfig {
