@@ -33,7 +33,7 @@ export const CONTEXT_DEPENDENCIES = {
   invitations: ['realm', 'users', 'channels'],
   push: ['realm', 'users'],
   server: ['realm'],
-  presence: ['realm', 'users', 'channels'],
+  presence: ['realm', 'users', 'channels', 'messages'],
   email: [],
   admin: ['realm', 'users', 'channels', 'messages', 'email'],
   events: ['realm', 'emoji', 'users', 'channels', 'messages', 'drafts', 'invitations', 'push', 'server', 'presence'],

@@ -30,6 +30,10 @@ import { RegisterSettingsVersion1766300000000 } from './1766300000000-RegisterSe
 import { DirectMessageMemberIndex1766400000000 } from './1766400000000-DirectMessageMemberIndex.js';
 import { WebPublicChannelsVersion1766400000100 } from './1766400000100-WebPublicChannelsVersion.js';
 import { OnboardingSteps1766400000200 } from './1766400000200-OnboardingSteps.js';
+import { DefaultChannelGroups1766500002500 } from './1766500002500-DefaultChannelGroups.js';
+import { NavigationViews1766500002510 } from './1766500002510-NavigationViews.js';
+import { Avatars1766500002700 } from './1766500002700-Avatars.js';
+import { RealmExports1766500003000 } from './1766500003000-RealmExports.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -65,4 +69,8 @@ export const MIGRATIONS = [
   DirectMessageMemberIndex1766400000000,
   WebPublicChannelsVersion1766400000100,
   OnboardingSteps1766400000200,
+  DefaultChannelGroups1766500002500,
+  NavigationViews1766500002510,
+  Avatars1766500002700,
+  RealmExports1766500003000,
 ];

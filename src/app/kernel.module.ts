@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AccountRules } from '../shared/application/account-rules.js';
@@ -23,6 +24,9 @@ import { TypeOrmDatabaseHealth } from '../shared/persistence/typeorm-database-he
 import { DataSourceCloser, dataSourceProvider, statementCounterProvider } from './database.providers.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
+import { SharpImageProcessor } from './sharp-image-processor.js';
+import { ImageProcessor, PublicImageStorage } from '../shared/application/images.js';
+import { LocalPublicImageStorage } from '../shared/persistence/local-public-image-storage.js';
 
 /** The kernel's ports and adapters every context uses: configuration, time, secrets, the database. */
 @Global()
@@ -43,6 +47,9 @@ export class KernelModule {
         }),
       },
       { provide: AccountRules, useValue: new LibraryAccountRules() },
+      // Avatars, icons and logos: two images decoded at once per process, a few more uploads waiting.
+      { provide: ImageProcessor, useValue: new SharpImageProcessor({ concurrency: 2, queue: 16 }) },
+      { provide: PublicImageStorage, useValue: new LocalPublicImageStorage(join(config.uploadsDir, 'avatars')) },
       JournalSignal,
       { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       { provide: DatabaseHealth, useClass: TypeOrmDatabaseHealth },

@@ -8,10 +8,12 @@ import { SubscriptionNotices } from './application/subscription-notices.js';
 import { ChannelsForBots } from './application/bot-channels.js';
 import { SubscriptionsService } from './application/subscriptions.service.js';
 import { ChannelsController } from './http/channels.controller.js';
+import { DefaultChannelGroupsController } from './http/default-channel-groups.controller.js';
+import { DefaultChannelGroupsService } from './application/default-channel-groups.service.js';
 import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.js';
 
 @Module({
-  controllers: [ChannelsController],
+  controllers: [ChannelsController, DefaultChannelGroupsController],
   providers: [
     ChannelsService,
     SubscriptionsService,
@@ -22,6 +24,7 @@ import { TypeOrmChannelQueries } from './persistence/typeorm-channel.repository.
     SubscriptionNotices,
     ChannelsForBots,
     ChannelReadsService,
+    DefaultChannelGroupsService,
     { provide: ChannelQueries, useClass: TypeOrmChannelQueries },
   ],
   exports: [ChannelQueries, DefaultChannelSubscriptions, InitialChannels, ChannelGroupUsageOfChannels, ChannelsForRealmSettings, ChannelsForBots],

@@ -6,3 +6,4 @@
 export * from './application/channel.events.js';
 export * from './application/channel.ports.js';
 export * from './application/channel.views.js';
+export { presentDefaultChannelGroups } from './application/default-channel-groups.service.js';

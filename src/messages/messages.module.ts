@@ -12,6 +12,8 @@ import { MessageViews } from './http/message-views.js';
 import { MessageActionsController } from './http/message-actions.controller.js';
 import { MessagesController } from './http/messages.controller.js';
 import { MessageReactionsController } from './http/message-reactions.controller.js';
+import { MessageReportController } from './http/message-report.controller.js';
+import { MessageReportService } from './application/message-report.service.js';
 import { MessageReactionsService } from './application/message-reactions.service.js';
 import { MessageEditService } from './application/message-edit.service.js';
 import { MessageFlagsService } from './application/message-flags.service.js';
@@ -30,7 +32,7 @@ import { RenderTargetsResolver } from './application/render-targets.resolver.js'
 
 @Module({
   // MessageReadingController first: its fixed `messages/…` paths must be matched before `messages/:message_id`.
-  controllers: [MessageReadingController, MessagesController, MessageActionsController, MessageReactionsController],
+  controllers: [MessageReadingController, MessagesController, MessageActionsController, MessageReactionsController, MessageReportController],
   providers: [
     MessageSendService,
     MessageSender,
@@ -42,6 +44,7 @@ import { RenderTargetsResolver } from './application/render-targets.resolver.js'
     MutedSenderMessagesRead,
     MessageFlagsService,
     MessageReactionsService,
+    MessageReportService,
     UploadsService,
     { provide: FileStorage, inject: [ServerConfig], useFactory: (c: ServerConfig) => new LocalFileStorage(c.uploadsDir) },
     MessageReadsService,

@@ -22,3 +22,4 @@ export { UsersService } from './application/users.service.js';
 export { AccountService } from './application/account.service.js';
 export { NewAccounts, type NewAccount } from './application/new-accounts.js';
 export { NewUsers, type NewHuman } from './application/new-users.js';
+export { presentNavigationView } from './application/navigation-views.service.js';

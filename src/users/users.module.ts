@@ -7,6 +7,7 @@ import { AccountService } from './application/account.service.js';
 import { AlertWordQueries } from './application/alert-words.ports.js';
 import { AlertWordsService } from './application/alert-words.service.js';
 import { OnboardingStepsService } from './application/onboarding-steps.service.js';
+import { NavigationViewsService } from './application/navigation-views.service.js';
 import { MutedUserQueries } from './application/muted-users.ports.js';
 import { MutedUsersService } from './application/muted-users.service.js';
 import { BotStorageQueries } from './application/bot-storage.ports.js';
@@ -33,6 +34,7 @@ import { UserQueries } from './application/user.ports.js';
 import { UsersService } from './application/users.service.js';
 import { AlertWordsController } from './http/alert-words.controller.js';
 import { OnboardingStepsController } from './http/onboarding-steps.controller.js';
+import { NavigationViewsController } from './http/navigation-views.controller.js';
 import { MutedUsersController } from './http/muted-users.controller.js';
 import { BotStorageController } from './http/bot-storage.controller.js';
 import { ConfirmEmailController } from './http/confirm-email.controller.js';
@@ -63,6 +65,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     UserStatusController,
     AlertWordsController,
     OnboardingStepsController,
+    NavigationViewsController,
     MutedUsersController,
     BotStorageController,
     SettingsController,
@@ -101,6 +104,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     CustomProfileFieldsService,
     AlertWordsService,
     OnboardingStepsService,
+    NavigationViewsService,
     BotStorageService,
     BotsService,
     { provide: AlertWordQueries, useClass: TypeOrmAlertWordQueries },

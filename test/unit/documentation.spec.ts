@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTEXT_DEPENDENCIES } from '../../eslint.config.js';
 
 /**
  * The lists of the documentation that drift when the code changes: the environment variables
@@ -32,7 +31,9 @@ describe('the documentation', () => {
     expect([...documented].filter((n) => !readByCode.has(n)).sort(), 'in docs/configuration.md but read nowhere').toEqual([]);
   });
 
-  it('names every context of the layout, as the folders and the lint know them', () => {
+  it('names every context of the layout, as the folders and the lint know them', async () => {
+    // @ts-expect-error -- plain JavaScript config
+    const { CONTEXT_DEPENDENCIES } = (await import('../../eslint.config.js')) as { CONTEXT_DEPENDENCIES: Record<string, string[]> };
     const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
       .filter((e) => e.isDirectory() && e.name !== 'app' && readdirSync(join(root, 'src', e.name)).includes(`${e.name}.module.ts`))
       .map((e) => e.name)

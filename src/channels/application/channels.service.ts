@@ -52,6 +52,7 @@ import {
 import { channelChangeEvents, defaultChannelsEvent } from './channel.events.js';
 import { assertCanChooseTopicsPolicy, type ChannelCreationOptions, createChannels } from './channel-creation.js';
 import { subscribeUsers } from './subscriptions.service.js';
+import { removeArchivedChannelFromGroups } from './default-channel-groups.service.js';
 
 export interface CreateChannelRequest extends ChannelCreationOptions {
   name: string;
@@ -277,6 +278,7 @@ export class ChannelsService {
       // Zulip's do_deactivate_stream: a default channel stops being one, and clients are told.
       const wasDefault = (await tx.channels.defaultChannelIds(actor.realmId)).has(channel.id);
       if (wasDefault) await this.setDefault(tx, actor.realmId, channel.id, false, true);
+      await removeArchivedChannelFromGroups(tx, actor.realmId, channel.id);
       await tx.channels.save(channel, paragraphHtml(channel.snapshot().description), {});
       tx.afterCommit(await channelChangeEvents(tx, actor.realmId, channel, channel.pullEvents()));
       // Zulip posts the archiving notice read for everyone.

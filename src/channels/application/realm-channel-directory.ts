@@ -8,4 +8,8 @@ export class ChannelsForRealmSettings extends RealmChannelDirectory {
   activeChannelIds(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<Set<number>> {
     return tx.channels.activeChannelIds(realmId, channelIds);
   }
+
+  async publicChannelIds(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<Set<number>> {
+    return new Set((await tx.channels.findByIds(realmId, channelIds)).filter((c) => !c.inviteOnly).map((c) => c.id));
+  }
 }

@@ -201,6 +201,11 @@ function copiesFor(q: QueueRecord, ce: ClientEvent): Record<string, unknown>[] {
       }
     }
   }
+  // typing_edit_message names its topic inside `recipient`.
+  const recipient = event.recipient as Record<string, unknown> | undefined;
+  if (!q.options.capabilities.emptyTopicName && type === 'typing_edit_message' && recipient?.topic === '') {
+    event.recipient = { ...recipient, topic: EMPTY_TOPIC_DISPLAY_NAME };
+  }
   return [event];
 }
 

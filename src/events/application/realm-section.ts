@@ -6,7 +6,7 @@ import {
   REALM_GROUP_SETTING_NAMES,
   RealmTopicsPolicy,
 } from '@app/domain/realm';
-import { uploadQuotaMib } from '@app/domain/messages';
+import { REPORT_MESSAGE_TYPES, uploadQuotaMib } from '@app/domain/messages';
 import { paragraphHtml } from '@app/domain/shared';
 import type { GroupSettingValue } from '@app/domain/users';
 import type { RealmRecord } from '../../realm/index.js';
@@ -152,7 +152,7 @@ function limitsAndTopics(realm: RealmRecord) {
     max_channel_folder_description_length: LIMITS.maxChannelFolderDescriptionLength,
     max_reminder_note_length: LIMITS.maxReminderNoteLength,
     realm_date_created: unixSeconds(realm.dateCreated),
-    server_report_message_types: [],
+    server_report_message_types: Object.entries(REPORT_MESSAGE_TYPES).map(([key, name]) => ({ key, name })),
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 200,
     server_typing_started_expiry_period_milliseconds: 45000,

@@ -1,11 +1,12 @@
-import { type ChannelGroupSettingName, hasMetadataAccess, STREAM_ASSIGNMENT_COLORS, type Viewer } from '@app/domain/channels';
+import { type ChannelGroupSettingName, type DefaultChannelGroup, hasMetadataAccess, STREAM_ASSIGNMENT_COLORS, type Viewer } from '@app/domain/channels';
 import { displayTopic, type MuteState, topicKey, type UnreadRow, UNREADS_CAP, unreadSummary } from '@app/domain/messages';
-import { type Actor, type GroupSettingValue, isGuest, type MutedUserEntry, nextOnboardingSteps } from '@app/domain/users';
+import { type Actor, type GroupSettingValue, isGuest, type MutedUserEntry, type NavigationView, nextOnboardingSteps } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import {
   ChannelQueries,
   type ChannelRecord,
   presentChannel,
+  presentDefaultChannelGroups,
   presentFolder,
   presentSubscription,
   type SubscriptionRecord,
@@ -17,6 +18,7 @@ import {
   presentScheduledMessage,
 } from '../../drafts/index.js';
 import { OrganizationSettingsCache } from '../../shared/application/settings-cache.js';
+import { presentNavigationView } from '../../users/index.js';
 
 export interface UserTopicRow {
   channelId: number;
@@ -50,6 +52,10 @@ export interface RegisterReadParts {
   recentConversationsLimit: number | null;
   /** The onboarding steps the user has seen. */
   onboardingSteps: boolean;
+  /** The organization's default channel groups. */
+  defaultChannelGroups: boolean;
+  /** The user's navigation views. */
+  navigationViews: boolean;
 }
 
 /** One direct-message conversation of `recent_private_conversations`: the other participants (none: with oneself). */
@@ -87,6 +93,10 @@ export interface RegisterRead {
   recentConversations: RecentConversation[];
   /** The onboarding steps the user has seen (any order). */
   seenOnboardingSteps: string[];
+  /** Each group's channels by channel name (any order of groups). */
+  defaultChannelGroups: DefaultChannelGroup[];
+  /** In the order they were added. */
+  navigationViews: NavigationView[];
 }
 
 /** What POST /register reads after its queue: the one read, and the user's draft lists (empty unless asked). */
@@ -118,6 +128,8 @@ const NOTHING: RegisterReadParts = {
   defaultChannels: false,
   recentConversationsLimit: null,
   onboardingSteps: false,
+  defaultChannelGroups: false,
+  navigationViews: false,
 };
 
 /** The personal settings a spectator's channel shows: Zulip's defaults, the assignment colors in turn. */
@@ -179,6 +191,8 @@ export class RegisterSections {
       defaultChannels: want('default_streams') && !isGuest(actor.role),
       recentConversationsLimit: want('recent_private_conversations') ? RECENT_CONVERSATIONS_LIMIT : null,
       onboardingSteps: want('onboarding_steps'),
+      defaultChannelGroups: want('default_stream_groups') && !isGuest(actor.role),
+      navigationViews: want('navigation_views'),
     });
   }
 
@@ -216,6 +230,8 @@ export class RegisterSections {
     if (want('saved_snippets')) state.saved_snippets = read.lists.savedSnippets.map(presentSavedSnippet);
     if (want('scheduled_messages')) state.scheduled_messages = read.lists.scheduledMessages.map(presentScheduledMessage);
     if (want('default_streams')) state.realm_default_streams = isGuest(actor.role) ? [] : read.defaultChannelIds;
+    if (want('default_stream_groups')) state.realm_default_stream_groups = isGuest(actor.role) ? [] : presentDefaultChannelGroups(read.defaultChannelGroups);
+    if (want('navigation_views')) state.navigation_views = read.navigationViews.map(presentNavigationView);
     // Zulip's get_channel_folders_in_realm(realm, include_archived=True), in their order.
     // channel_folders is versioned.
     if (want('channel_folders')) {

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  avatarSourceOf,
   type EmailViewer,
   type GroupSettingValue,
   holdsGroupSetting,
@@ -22,8 +23,8 @@ import { OrganizationSettingsCache } from '../../shared/application/settings-cac
 import { presentRealmEmojiMap, RealmEmojiService } from '../../emoji/index.js';
 import { presentReminder } from '../../drafts/index.js';
 import {
+  avatarUrl,
   CustomProfileFieldQueries,
-  gravatarUrl,
   presentCustomProfileField,
   presentCustomProfileFieldTypes,
   presentLegacyDisplaySettings,
@@ -76,6 +77,8 @@ export const FETCHABLE = [
   'alert_words',
   'muted_users',
   'channel_folders',
+  'default_stream_groups',
+  'navigation_views',
 ] as const;
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
@@ -207,9 +210,9 @@ export class RegisterService {
       this.config.webPublicStreamsEnabled && realm.enableSpectatorAccess && holds('can_create_web_public_channel_group');
     return {
       ...lists.withViewer(me, presentListed(me, directory, clientGravatar, { id: actor.userId, role: actor.role })),
-      avatar_source: 'G',
-      avatar_url_medium: gravatarUrl(me.deliveryEmail, me.avatarVersion),
-      avatar_url: gravatarUrl(me.deliveryEmail, me.avatarVersion),
+      avatar_source: avatarSourceOf(me.avatarPath),
+      avatar_url_medium: avatarUrl(me, true),
+      avatar_url: avatarUrl(me),
       can_create_private_streams: canPrivate,
       can_create_public_streams: canPublic,
       can_create_web_public_streams: canWebPublic,

@@ -46,6 +46,8 @@ interface RegisterReadRow {
   default_channel_ids: number[] | null;
   recent_conversations: RecentConversation[] | null;
   onboarding_steps: string[] | null;
+  default_channel_groups: { id: number; name: string; description: string; channel_ids: number[] }[] | null;
+  navigation_views: { fragment: string; is_pinned: boolean; name: string | null }[] | null;
 }
 
 /** The parameters of one statement: each added when first used (Postgres refuses parameters no column uses). */
@@ -78,6 +80,18 @@ function recentConversationsSql(user: string, limit: string): string {
           WHERE gm.user_id = ${user} AND last.max_id IS NOT NULL
           ORDER BY last.max_id DESC LIMIT ${limit}) rc)`;
 }
+
+/** The organization's default channel groups, each group's channels by channel name (as Zulip's DefaultStreamGroup.to_dict). */
+const defaultChannelGroupsSql = (realm: string): string =>
+  `(SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'description', g.description,
+      'channel_ids', ARRAY(SELECT gc.channel_id FROM default_channel_group_channels gc JOIN channels c ON c.id = gc.channel_id
+                           WHERE gc.group_id = g.id ORDER BY c.name, c.id)) ORDER BY g.id), '[]')
+    FROM default_channel_groups g WHERE g.realm_id = ${realm})`;
+
+/** The user's navigation views, in the order they were added. */
+const navigationViewsSql = (user: string): string =>
+  `(SELECT coalesce(json_agg(json_build_object('fragment', v.fragment, 'is_pinned', v.is_pinned, 'name', v.name) ORDER BY v.id), '[]')
+    FROM navigation_views v WHERE v.user_id = ${user})`;
 
 /** Every column of `read` (null when its part is not asked for), adding the parameters the asked ones use. */
 function columns(parts: RegisterReadParts, params: Parameters, userId: number, realmId: number): Record<keyof RegisterReadRow, string | null> {
@@ -156,6 +170,8 @@ function columns(parts: RegisterReadParts, params: Parameters, userId: number, r
       : null,
     recent_conversations: parts.recentConversationsLimit !== null ? recentConversationsSql(ids.user, param(parts.recentConversationsLimit)) : null,
     onboarding_steps: parts.onboardingSteps ? `ARRAY(SELECT onboarding_step FROM onboarding_steps WHERE user_id = ${ids.user})` : null,
+    default_channel_groups: parts.defaultChannelGroups ? defaultChannelGroupsSql(ids.realm) : null,
+    navigation_views: parts.navigationViews ? navigationViewsSql(ids.user) : null,
   };
 }
 
@@ -210,6 +226,8 @@ export class TypeOrmRegisterQueries extends RegisterQueries {
       defaultChannelIds: row.default_channel_ids ?? [],
       recentConversations: row.recent_conversations ?? [],
       seenOnboardingSteps: row.onboarding_steps ?? [],
+      defaultChannelGroups: (row.default_channel_groups ?? []).map((g) => ({ id: g.id, name: g.name, description: g.description, channelIds: g.channel_ids })),
+      navigationViews: (row.navigation_views ?? []).map((v) => ({ fragment: v.fragment, isPinned: v.is_pinned, name: v.name })),
     };
   }
 

@@ -50,6 +50,8 @@ export interface SenderInfo {
   emailAddressVisibility: number;
   fullName: string;
   avatarVersion: number;
+  /** The uploaded avatar's stored path; null: the Gravatar. */
+  avatarPath: string | null;
 }
 
 /** A message that matched a narrow, with what its search fields are made of. */

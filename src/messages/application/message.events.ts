@@ -3,14 +3,22 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import { clientComputesGravatar } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { userTopicEvent } from '../../channels/index.js';
-import { gravatarUrl } from '../../users/index.js';
+import { avatarUrl } from '../../users/index.js';
 
 export interface MessageEventInput {
   realmId: number;
   realmStringId: string;
   id: number;
   /** `email` is the API email; the real address only makes the Gravatar URL. */
-  sender: { id: number; email: string; deliveryEmail: string; emailAddressVisibility: number; fullName: string; avatarVersion: number };
+  sender: {
+    id: number;
+    email: string;
+    deliveryEmail: string;
+    emailAddressVisibility: number;
+    fullName: string;
+    avatarVersion: number;
+    avatarPath: string | null;
+  };
   channel: { id: number; name: string; public: boolean } | null;
   participants: { id: number; email: string; fullName: string }[];
   recipientId: number;
@@ -42,7 +50,7 @@ export function storedMessageFields(message: Message) {
 /**
  * The `message` event (spec 30 §7.1). The message carries both renderings (`__raw`), the
  * raw topic (`__topic`) and whether its client may compute the sender's Gravatar
- * (`__client_gravatar`: only from a public address); each queue picks what its client asked for.
+ * (`__client_gravatar`: only a Gravatar, of a public address); each queue picks what its client asked for.
  */
 export function messageEvent(m: MessageEventInput): ClientEvent {
   const message: Record<string, unknown> = {
@@ -66,8 +74,8 @@ export function messageEvent(m: MessageEventInput): ClientEvent {
       ? m.channel.name
       : m.participants.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false })),
     type: m.channel ? 'stream' : 'private',
-    avatar_url: gravatarUrl(m.sender.deliveryEmail, m.sender.avatarVersion),
-    __client_gravatar: clientComputesGravatar(true, m.sender.emailAddressVisibility),
+    avatar_url: avatarUrl(m.sender),
+    __client_gravatar: m.sender.avatarPath === null && clientComputesGravatar(true, m.sender.emailAddressVisibility),
     content_type: 'text/html',
   };
   if (m.channel) message.stream_id = m.channel.id;

@@ -1,7 +1,6 @@
 import { displayTopic, flagsToApi, HISTORICAL_FLAGS, isMeMessage, type Reaction } from '@app/domain/messages';
 import { EditHistoryVisibility } from '@app/domain/realm';
-import { clientComputesGravatar } from '@app/domain/users';
-import { gravatarUrl } from '../../users/index.js';
+import { shownAvatarUrl } from '../../users/index.js';
 import type { FetchedMessage, SenderInfo } from '../application/message-queries.js';
 import type { EditHistoryEntry, MessageRecord } from '../application/message.ports.js';
 import { presentReaction } from '../application/messages.views.js';
@@ -54,7 +53,7 @@ export function presentMessage({ message: m, flags }: FetchedMessage, c: Present
         ? (c.participants.get(m.recipientId) ?? []).map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false }))
         : c.channelNames.get(m.channelId),
     type: m.channelId === null ? 'private' : 'stream',
-    avatar_url: clientComputesGravatar(c.clientGravatar, sender.emailAddressVisibility) ? null : gravatarUrl(sender.deliveryEmail, sender.avatarVersion),
+    avatar_url: shownAvatarUrl(sender, c.clientGravatar),
     content_type: c.applyMarkdown ? 'text/html' : 'text/x-markdown',
     flags: flagsToApi(flags ?? HISTORICAL_FLAGS),
   };

@@ -10,7 +10,7 @@ export const RECIPIENT_DIRECT = 3;
 const USER_RECORD_COLUMNS = `u.id AS "id", u.realm_id AS "realmId", u.email AS "email", u.delivery_email AS "deliveryEmail",
   u.full_name AS "fullName", u.role AS "role", u.is_active AS "isActive", u.is_bot AS "isBot", u.bot_type AS "botType",
   u.bot_owner_id AS "botOwnerId", u.is_system_bot AS "isSystemBot", u.date_joined AS "dateJoined", u.timezone AS "timezone",
-  u.avatar_version AS "avatarVersion", u.default_sending_stream_id AS "defaultSendingStreamId",
+  u.avatar_version AS "avatarVersion", u.avatar_path AS "avatarPath", u.default_sending_stream_id AS "defaultSendingStreamId",
   u.default_events_register_stream_id AS "defaultEventsRegisterStreamId",
   u.default_all_public_streams AS "defaultAllPublicStreams", u.email_address_visibility AS "emailAddressVisibility"`;
 

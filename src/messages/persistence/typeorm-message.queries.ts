@@ -20,8 +20,16 @@ export const NEWEST = 10_000_000_000_000_000;
 
 const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
 
-const SENDER_COLUMNS = `u.id, u.email, u.delivery_email, u.email_address_visibility, u.full_name, u.avatar_version`;
-type SenderRow = { id: number; email: string; delivery_email: string; email_address_visibility: number; full_name: string; avatar_version: number };
+const SENDER_COLUMNS = `u.id, u.email, u.delivery_email, u.email_address_visibility, u.full_name, u.avatar_version, u.avatar_path`;
+type SenderRow = {
+  id: number;
+  email: string;
+  delivery_email: string;
+  email_address_visibility: number;
+  full_name: string;
+  avatar_version: number;
+  avatar_path: string | null;
+};
 const senderInfo = (r: SenderRow): SenderInfo => ({
   id: r.id,
   email: r.email,
@@ -29,6 +37,7 @@ const senderInfo = (r: SenderRow): SenderInfo => ({
   emailAddressVisibility: r.email_address_visibility,
   fullName: r.full_name,
   avatarVersion: r.avatar_version,
+  avatarPath: r.avatar_path,
 });
 
 /** Builds `FROM … WHERE …` for a narrow, with numbered parameters. */

@@ -44,3 +44,22 @@ export function channelTypingEvent(realmId: number, op: TypingOp, sender: Person
     userIds: notify,
   };
 }
+
+/**
+ * Zulip's typing_edit_message event: someone is editing a message. `recipient` is the channel
+ * and topic, or the conversation's users who are told (as Zulip lists them).
+ */
+export function editTypingEvent(
+  realmId: number,
+  op: TypingOp,
+  senderId: number,
+  messageId: number,
+  recipient: { type: 'channel'; channel_id: number; topic: string } | { type: 'direct'; user_ids: number[] },
+  notify: readonly number[],
+): ClientEvent {
+  return {
+    realmId,
+    event: { type: 'typing_edit_message', op, sender_id: senderId, message_id: messageId, recipient },
+    userIds: [...new Set(notify)],
+  };
+}

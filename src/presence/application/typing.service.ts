@@ -1,8 +1,10 @@
 import { type Channel, hasContentAccess, pairKey, type Viewer } from '@app/domain/channels';
-import { assertCanPostToChannel, channelPostFacts } from '@app/domain/messages';
+import { assertCanEditContent, assertCanPostToChannel, channelPostFacts, invalidMessage } from '@app/domain/messages';
 import {
+  assertCanSendEditTyping,
   assertTypingUsersExist,
   channelTypingAudience,
+  editTypingConversation,
   MAX_CHANNEL_SIZE_FOR_TYPING,
   planTyping,
   type TypingOp,
@@ -11,8 +13,11 @@ import {
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
+import { MessageReadsService } from '../../messages/index.js';
+import { Clock } from '../../shared/application/clock.js';
+import { isStorableId } from '../../shared/application/ids.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { channelTypingEvent, directTypingEvent } from './presence.events.js';
+import { channelTypingEvent, directTypingEvent, editTypingEvent } from './presence.events.js';
 import { TypingSettings } from './presence.ports.js';
 
 const invalidChannelId = () => badRequest('Invalid channel ID');
@@ -26,6 +31,8 @@ export class TypingService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly settings: TypingSettings,
+    private readonly reads: MessageReadsService,
+    private readonly clock: Clock,
   ) {}
 
   async sendTyping(actor: Actor, req: TypingRequest): Promise<void> {
@@ -33,6 +40,47 @@ export class TypingService {
     await this.uow.run(async (tx) => {
       if (target.kind === 'channel') await this.toChannel(tx, actor, req.op, target.channelId, target.topic);
       else await this.toConversation(tx, actor, req.op, target.userIds);
+    });
+  }
+
+  /**
+   * POST /messages/{id}/typing (Zulip's send_message_edit_notification_backend): the message as
+   * for a change (missing, unreadable and archived-channel messages look the same), the content
+   * edit rules without the grace period of edits, then the sender's setting for its kind. Told:
+   * those who would see the edit and receive typing notifications, the sender included.
+   */
+  async sendEditTyping(actor: Actor, messageId: number, op: TypingOp): Promise<void> {
+    const settings = await this.settings.senderSettings(actor.realmId, actor.userId);
+    await this.uow.run(async (tx) => {
+      const m = isStorableId(messageId) ? await tx.messages.find(actor.realmId, messageId) : null;
+      const hasRow = m !== null && (await tx.userMessages.flags(actor.userId, m.id)) !== null;
+      if (m === null || !(await this.reads.canRead(tx, actor, m, hasRow, true))) throw invalidMessage();
+      const realm = await tx.realms.get(actor.realmId);
+      assertCanEditContent(
+        {
+          allowMessageEditing: realm.allowMessageEditing,
+          isSender: m.senderId === actor.userId,
+          limitSeconds: realm.messageContentEditLimitSeconds,
+          dateSent: m.dateSent,
+          graceSeconds: 0,
+        },
+        this.clock.now(),
+      );
+      assertCanSendEditTyping(m.channelId !== null, settings);
+      if (m.channelId !== null) {
+        const audience = channelTypingAudience(await tx.presence.activeSubscriberIds(m.channelId, MAX_CHANNEL_SIZE_FOR_TYPING + 1));
+        if (audience.length === 0) return;
+        const receivers = await tx.presence.typingReceivers(actor.realmId, audience);
+        const recipient = { type: 'channel' as const, channel_id: m.channelId, topic: m.topic };
+        tx.afterCommit([editTypingEvent(actor.realmId, op, actor.userId, m.id, recipient, audience.filter((id) => receivers.has(id)))]);
+        return;
+      }
+      const participants = (await tx.conversations.directParticipantsOf([m.recipientId])).get(m.recipientId) ?? [];
+      const users = editTypingConversation(actor.userId, participants);
+      const found = await tx.users.findManyByIds(actor.realmId, users);
+      const receivers = await tx.presence.typingReceivers(actor.realmId, [...found.values()].filter((u) => u.isActive).map((u) => u.id));
+      const notify = users.filter((id) => receivers.has(id));
+      tx.afterCommit([editTypingEvent(actor.realmId, op, actor.userId, m.id, { type: 'direct', user_ids: notify }, notify)]);
     });
   }
 

@@ -1,11 +1,12 @@
 import type { Actor } from '@app/domain/users';
 import { Controller, Get, Param } from '@nestjs/common';
+import { PathIntPipe } from '../../shared/http/path-params.js';
 import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { PresenceService } from '../application/presence.service.js';
 import { TypingService } from '../application/typing.service.js';
-import { TypingDto, UpdatePresenceDto } from './presence.dto.js';
+import { EditTypingDto, TypingDto, UpdatePresenceDto } from './presence.dto.js';
 
 @Controller('api/v1')
 export class PresenceController {
@@ -44,6 +45,13 @@ export class TypingController {
   @ApiPost('typing')
   async send(@CurrentActor() actor: Actor, @ZulipParams() p: TypingDto) {
     await this.typing.sendTyping(actor, { op: p.op, type: p.type, to: p.to, channelId: p.stream_id, topic: p.topic });
+    return {};
+  }
+
+  /** Typing while editing a message (Zulip's send_message_edit_notification_backend). */
+  @ApiPost('messages/:message_id/typing')
+  async editing(@CurrentActor() actor: Actor, @Param('message_id', PathIntPipe) messageId: number, @ZulipParams() p: EditTypingDto) {
+    await this.typing.sendEditTyping(actor, messageId, p.op);
     return {};
   }
 }

@@ -23,3 +23,8 @@ export class UpdatePresenceDto {
   @JsonParam(bool(), { default: false }) slim_presence: boolean;
   @PlainParam(str()) status: string;
 }
+
+/** POST /messages/{message_id}/typing. */
+export class EditTypingDto {
+  @PlainParam(literal(TYPING_OPS)) op: TypingOp;
+}

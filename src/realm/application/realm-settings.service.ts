@@ -1,6 +1,7 @@
 import {
   assertCanChangeRealmSettings,
   assertChannelsExist,
+  assertModerationChannelPrivate,
   changedRealmProperties,
   fullMemberCutoff,
   parseMessageTimeLimit,
@@ -121,6 +122,7 @@ export class RealmSettingsService {
       const channelChanges = realmChannelSettingChanges(realm, compact(req.channelSettings));
       const named = channelChanges.flatMap((c) => (c.channelId === null ? [] : [c.channelId]));
       if (named.length > 0) assertChannelsExist(channelChanges, await this.channelDirectory.activeChannelIds(tx, realmId, named));
+      if (named.length > 0) assertModerationChannelPrivate(channelChanges, await this.channelDirectory.publicChannelIds(tx, realmId, named));
       await tx.realms.updateProperties(realmId, changes);
       await tx.realms.setChannelSettings(realmId, channelChanges);
       if (changes.waitingPeriodThreshold !== undefined) {

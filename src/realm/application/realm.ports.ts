@@ -154,4 +154,6 @@ declare module '../../shared/application/unit-of-work.js' {
  */
 export abstract class RealmChannelDirectory {
   abstract activeChannelIds(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<Set<number>>;
+  /** Those of the ids that are public channels (not invite-only) of the organization. */
+  abstract publicChannelIds(tx: Tx, realmId: number, channelIds: readonly number[]): Promise<Set<number>>;
 }

@@ -25,6 +25,8 @@ export interface NewUser {
 export interface UserRecord extends UserState {
   timezone: string;
   avatarVersion: number;
+  /** The uploaded avatar's stored path (`<realm id>/<hex>`); null: the Gravatar of the real address. */
+  avatarPath: string | null;
   defaultSendingStreamId: number | null;
   defaultEventsRegisterStreamId: number | null;
   defaultAllPublicStreams: boolean;

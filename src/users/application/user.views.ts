@@ -1,11 +1,48 @@
 import { createHash } from 'node:crypto';
-import { canSeeDeliveryEmail, clientComputesGravatar, type EmailViewer, isAdmin, isGuest, isOwner } from '@app/domain/users';
+import { avatarSourceOf, canSeeDeliveryEmail, clientComputesGravatar, type EmailViewer, isAdmin, isGuest, isOwner } from '@app/domain/users';
 import type { UserGroupView, UserRecord } from './user.ports.js';
 import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
-export function gravatarUrl(email: string, version: number): string {
+/** Zulip's get_gravatar_url: the identicon of the address, 500 pixels for the medium size. */
+export function gravatarUrl(email: string, version: number, medium = false): string {
   const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
+}
+
+/** What a user's avatar URL is made of (Zulip's get_avatar_field). */
+export interface AvatarFacts {
+  /** The real address (Gravatar's key; never shown). */
+  deliveryEmail: string;
+  avatarVersion: number;
+  /** The uploaded avatar's stored path, or null for the Gravatar. */
+  avatarPath: string | null;
+}
+
+/**
+ * Zulip's avatar_url: an uploaded avatar's file (its path changes with every upload, so it
+ * carries no version), else the Gravatar of the real address.
+ */
+export function avatarUrl(u: AvatarFacts, medium = false): string {
+  if (u.avatarPath !== null) return `/user_avatars/${u.avatarPath}${medium ? '-medium' : ''}.png`;
+  return gravatarUrl(u.deliveryEmail, u.avatarVersion, medium);
+}
+
+/**
+ * Zulip's client_gravatar rule: a client that computes Gravatar URLs gets null for users whose
+ * avatar is their Gravatar and whose real address it may see (see clientComputesGravatar).
+ */
+export function shownAvatarUrl(u: AvatarFacts & { emailAddressVisibility: number }, clientGravatar: boolean): string | null {
+  return u.avatarPath === null && clientComputesGravatar(clientGravatar, u.emailAddressVisibility) ? null : avatarUrl(u);
+}
+
+/** The avatar fields of a realm_user `update` event and of register's own-avatar fields. */
+export function avatarFields(u: AvatarFacts) {
+  return {
+    avatar_source: avatarSourceOf(u.avatarPath),
+    avatar_url: avatarUrl(u),
+    avatar_url_medium: avatarUrl(u, true),
+    avatar_version: u.avatarVersion,
+  };
 }
 
 /** Python's isoformat(timespec="minutes") of an aware UTC datetime: 2024-01-02T03:04+00:00. */
@@ -24,12 +61,11 @@ export interface PresentUserOptions {
 }
 
 /**
- * Zulip's format_user_row. Avatars are Gravatar's, computed from the real address; with
- * client_gravatar the client computes them, which it can only when the address is public.
+ * Zulip's format_user_row. An avatar is the uploaded one, or the Gravatar of the real address;
+ * with client_gravatar the client computes the latter, which it can only when the address is public.
  */
 export function presentUser(u: UserRecord, o: PresentUserOptions): Record<string, unknown> {
   const seesAddress = o.viewer === undefined || canSeeDeliveryEmail(o.viewer, u.id, u.emailAddressVisibility);
-  const clientComputes = clientComputesGravatar(o.clientGravatar, u.emailAddressVisibility);
   const out: Record<string, unknown> = {
     email: u.email,
     user_id: u.id,
@@ -45,7 +81,7 @@ export function presentUser(u: UserRecord, o: PresentUserOptions): Record<string
     date_joined: isoMinutes(u.dateJoined),
     delivery_email: seesAddress ? u.deliveryEmail : null,
     is_imported_stub: false,
-    avatar_url: clientComputes ? null : gravatarUrl(u.deliveryEmail, u.avatarVersion),
+    avatar_url: shownAvatarUrl(u, o.clientGravatar),
   };
   if (u.isBot) {
     out.bot_type = u.botType;

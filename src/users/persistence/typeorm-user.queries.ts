@@ -15,7 +15,7 @@ import {
 
 /** Every column but the secrets (password hash, API key). */
 const USER_SELECT = `SELECT id, realm_id, email, delivery_email, full_name, role, is_active, is_bot, bot_type,
-  bot_owner_id, is_system_bot, date_joined, timezone, avatar_version, default_sending_stream_id,
+  bot_owner_id, is_system_bot, date_joined, timezone, avatar_version, avatar_path, default_sending_stream_id,
   default_events_register_stream_id, default_all_public_streams, email_address_visibility FROM users`;
 
 @Injectable()

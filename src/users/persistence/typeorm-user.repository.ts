@@ -22,6 +22,7 @@ export function toRecord(row: UserRow): UserRecord {
     dateJoined: row.dateJoined,
     timezone: row.timezone,
     avatarVersion: row.avatarVersion,
+    avatarPath: row.avatarPath,
     defaultSendingStreamId: row.defaultSendingStreamId,
     defaultEventsRegisterStreamId: row.defaultEventsRegisterStreamId,
     defaultAllPublicStreams: row.defaultAllPublicStreams,

@@ -18,6 +18,7 @@ export class UserRow {
   @Column({ name: 'date_joined', type: 'timestamptz' }) dateJoined: Date;
   @Column() timezone: string;
   @Column({ name: 'avatar_version' }) avatarVersion: number;
+  @Column({ name: 'avatar_path', type: 'text', nullable: true }) avatarPath: string | null;
   @Column({ name: 'default_sending_stream_id', type: 'integer', nullable: true }) defaultSendingStreamId: number | null;
   @Column({ name: 'default_events_register_stream_id', type: 'integer', nullable: true })
   defaultEventsRegisterStreamId: number | null;

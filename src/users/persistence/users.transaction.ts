@@ -1,8 +1,9 @@
 import { DomainError } from '@app/domain/shared';
-import { fieldLabelTaken, userGroupAlreadyExists } from '@app/domain/users';
+import { fieldLabelTaken, navigationViewExists, userGroupAlreadyExists } from '@app/domain/users';
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
 import { TypeOrmAlertWordRepository } from './typeorm-alert-word.repository.js';
 import { TypeOrmOnboardingStepRepository } from './typeorm-onboarding-step.repository.js';
+import { TypeOrmNavigationViewRepository } from './typeorm-navigation-view.repository.js';
 import { TypeOrmBotRepository } from './typeorm-bot.repository.js';
 import { TypeOrmBotStorageRepository } from './typeorm-bot-storage.repository.js';
 import { TypeOrmMutedUserRepository } from './typeorm-muted-user.repository.js';
@@ -21,7 +22,7 @@ import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'onboardingSteps' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'onboardingSteps' | 'navigationViews' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -34,6 +35,7 @@ export const usersTransaction: TransactionContribution<
     profileFields: new TypeOrmCustomProfileFieldRepository(em),
     alertWords: new TypeOrmAlertWordRepository(em),
     onboardingSteps: new TypeOrmOnboardingStepRepository(em),
+    navigationViews: new TypeOrmNavigationViewRepository(em),
     botStorage: new TypeOrmBotStorageRepository(em),
     mutedUsers: new TypeOrmMutedUserRepository(em),
     bots: new TypeOrmBotRepository(em),
@@ -44,5 +46,7 @@ export const usersTransaction: TransactionContribution<
     users_realm_email_key: emailInUse,
     user_groups_realm_name_key: userGroupAlreadyExists,
     custom_profile_fields_realm_name_key: fieldLabelTaken,
+    navigation_views_user_fragment_key: navigationViewExists,
+    navigation_views_user_name_key: navigationViewExists,
   },
 };

@@ -332,6 +332,25 @@ const TABLE: Row[] = [
   },
   { route: 'GET /api/v1/users/me/alert_words', req: () => ({ path: 'users/me/alert_words' }), expect: everyone() },
   { route: 'POST /api/v1/users/me/onboarding_steps', req: () => ({ path: 'users/me/onboarding_steps', form: { onboarding_step: 'intro_resolve_topic' } }), expect: humans() },
+  { route: 'GET /api/v1/navigation_views', req: () => ({ path: 'navigation_views' }), expect: everyone() },
+  {
+    route: 'POST /api/v1/navigation_views',
+    req: (c) => ({ path: 'navigation_views', form: { fragment: c.unique('narrow/is/view'), is_pinned: true, name: c.unique('View ') } }),
+    expect: everyone(),
+  },
+  {
+    route: 'PATCH /api/v1/navigation_views/*fragment',
+    // Each role changes its own view; the second organization's owner names the member's.
+    req: async (c, role) => ({ path: `navigation_views/${await ownNavigationView(c, role)}`, form: { is_pinned: false } }),
+    expect: everyone({ other: err('Navigation view does not exist.', 'BAD_REQUEST', 404) }),
+    missing: () => ({ path: 'navigation_views/no-such-view', form: { is_pinned: false } }),
+  },
+  {
+    route: 'DELETE /api/v1/navigation_views/*fragment',
+    req: async (c, role) => ({ path: `navigation_views/${await ownNavigationView(c, role)}` }),
+    expect: everyone({ other: err('Navigation view does not exist.', 'BAD_REQUEST', 404) }),
+    missing: () => ({ path: 'navigation_views/no-such-view' }),
+  },
   { route: 'POST /api/v1/users/me/alert_words', req: () => ({ path: 'users/me/alert_words', form: { alert_words: ['matrix'] } }), expect: everyone() },
   { route: 'DELETE /api/v1/users/me/alert_words', req: () => ({ path: 'users/me/alert_words', form: { alert_words: ['matrix'] } }), expect: everyone() },
   {
@@ -707,6 +726,35 @@ const TABLE: Row[] = [
     },
     expect: admins({ other: BAD_CHANNEL }),
     missing: () => ({ path: 'default_streams', form: { stream_id: MISSING } }),
+  },
+  {
+    route: 'POST /api/v1/default_stream_groups/create',
+    req: (c) => ({ path: 'default_stream_groups/create', form: { group_name: c.unique('dsg'), description: '', stream_names: [] } }),
+    expect: admins(),
+  },
+  {
+    route: 'POST /api/v1/default_stream_groups/create',
+    variant: 'naming a channel',
+    req: (c) => ({ path: 'default_stream_groups/create', form: { group_name: c.unique('dsg'), description: '', stream_names: ['matrix'] } }),
+    expect: admins({ other: err("Invalid channel name 'matrix'") }),
+  },
+  {
+    route: 'PATCH /api/v1/default_stream_groups/:group_id',
+    req: async (c) => ({ path: `default_stream_groups/${await defaultChannelGroup(c)}`, form: { new_description: 'changed' } }),
+    expect: admins({ other: err("Default channel group with id '0' does not exist.") }),
+    missing: () => ({ path: `default_stream_groups/${MISSING}`, form: { new_description: 'changed' } }),
+  },
+  {
+    route: 'PATCH /api/v1/default_stream_groups/:group_id/streams',
+    req: async (c) => ({ path: `default_stream_groups/${await defaultChannelGroup(c)}/streams`, form: { op: 'add', stream_names: ['matrix'] } }),
+    expect: admins({ other: err("Default channel group with id '0' does not exist.") }),
+    missing: () => ({ path: `default_stream_groups/${MISSING}/streams`, form: { op: 'add', stream_names: ['matrix'] } }),
+  },
+  {
+    route: 'DELETE /api/v1/default_stream_groups/:group_id',
+    req: async (c) => ({ path: `default_stream_groups/${await defaultChannelGroup(c)}` }),
+    expect: admins({ other: err("Default channel group with id '0' does not exist.") }),
+    missing: () => ({ path: `default_stream_groups/${MISSING}` }),
   },
   {
     route: 'DELETE /api/v1/users/me/subscriptions',
@@ -1329,6 +1377,39 @@ const TABLE: Row[] = [
     missing: () => ({ path: 'typing', form: { type: 'stream', stream_id: MISSING, topic: 'typing', op: 'start' } }),
   },
 
+  {
+    route: 'POST /api/v1/messages/:message_id/typing',
+    // Each role types over an edit of its own message; the second organization's owner names the member's.
+    req: async (c, role) => ({ path: `messages/${await sendToChannel(c.t, objectOwner(c, role), c.ids.channel, c.unique('typing'), 'x')}/typing`, form: { op: 'start' } }),
+    expect: everyone({ other: err('Invalid message(s)') }),
+    missing: () => ({ path: `messages/${MISSING}/typing`, form: { op: 'start' } }),
+  },
+  {
+    route: 'POST /api/v1/messages/:message_id/typing',
+    variant: "the member's message",
+    req: (c) => ({ path: `messages/${c.ids.message}/typing`, form: { op: 'start' } }),
+    expect: e(err("You don't have permission to edit this message"), { member: OK, anonymous: NOT_LOGGED_IN, other: err('Invalid message(s)') }),
+  },
+  {
+    route: 'POST /api/v1/messages/:message_id/typing',
+    variant: 'in a private channel of the owner alone',
+    req: (c) => ({ path: `messages/${c.ids.secretMessage}/typing`, form: { op: 'start' } }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+  {
+    route: 'POST /api/v1/messages/:message_id/report',
+    // Both organizations have a moderation request channel (the owner's private one in the first).
+    req: async (c) => ({ path: `messages/${(await moderationChannels(c), c.ids.message)}/report`, form: { report_type: 'spam' } }),
+    expect: everyone({ other: err('Invalid message(s)') }),
+    missing: async (c) => ({ path: `messages/${(await moderationChannels(c), MISSING)}/report`, form: { report_type: 'spam' } }),
+  },
+  {
+    route: 'POST /api/v1/messages/:message_id/report',
+    variant: 'in a private channel of the owner alone',
+    req: async (c) => ({ path: `messages/${(await moderationChannels(c), c.ids.secretMessage)}/report`, form: { report_type: 'spam' } }),
+    expect: e(err('Invalid message(s)'), { owner: OK, anonymous: NOT_LOGGED_IN }),
+  },
+
   // ---- event queues
   { route: 'POST /api/v1/register', req: () => ({ path: 'register', form: { event_types: ['message'] } }), expect: everyone() },
   // The whole initial state (users, channels, groups, emoji, linkifiers, domains, fields, folders, presence ...): see `markers`.
@@ -1377,6 +1458,25 @@ async function ownReminder(c: Ctx, role: Role): Promise<number> {
 async function ownScheduled(c: Ctx, role: Role): Promise<number> {
   const r = await c.ok(c.t.post('scheduled_messages', { as: objectOwner(c, role), form: scheduled(c) }), 'scheduled message');
   return r.body.scheduled_message_id;
+}
+/** A new custom navigation view of the role's account (the member's for `other`): its fragment, as a path segment. */
+async function ownNavigationView(c: Ctx, role: Role): Promise<string> {
+  const fragment = c.unique('narrow/is/mine');
+  await c.ok(c.t.post('navigation_views', { as: objectOwner(c, role), form: { fragment, is_pinned: true, name: c.unique('Mine ') } }), 'navigation view');
+  return encodeURIComponent(fragment);
+}
+/** A new default channel group of the first organization; its id. */
+async function defaultChannelGroup(c: Ctx): Promise<number> {
+  await c.ok(c.t.post('default_stream_groups/create', { form: { group_name: c.unique('group'), description: '', stream_names: [] } }), 'default channel group');
+  return (await c.t.sql(`SELECT max(id) AS id FROM default_channel_groups`))[0].id;
+}
+/** Message reporting on in both organizations: the first's goes to `secret` (the owner's alone), the second's to a private channel of its own. */
+async function moderationChannels(c: Ctx): Promise<void> {
+  await c.ok(c.t.patch('realm', { form: { moderation_request_channel_id: c.ids.secret } }), 'moderation channel');
+  const form = { subscriptions: [{ name: 'matrix-moderation' }], invite_only: true };
+  await c.ok(c.t.post('users/me/subscriptions', { as: c.acct.other, form }), 'private channel');
+  const [{ id }] = await c.t.sql(`SELECT id FROM channels WHERE name = 'matrix-moderation'`);
+  await c.ok(c.t.patch('realm', { as: c.acct.other, form: { moderation_request_channel_id: id } }), 'moderation channel');
 }
 async function queueOf(c: Ctx, role: Role): Promise<string> {
   const r = await c.ok(c.t.post('register', { as: objectOwner(c, role), form: { event_types: ['message'] } }), 'register');

@@ -88,7 +88,9 @@ describe('PATCH /realm: the channel settings', () => {
   });
 
   it('a negative value disables a setting (-1 in register)', async () => {
-    expectSuccess(await patchRealm({ moderation_request_channel_id: ids.general }));
+    const moderation = (await createChannels(t, ['moderation'], { form: { invite_only: true } })).moderation;
+    expectSuccess(await patchRealm({ moderation_request_channel_id: moderation }));
+    expect((await realmColumns()).m).toBe(moderation);
     expectSuccess(await patchRealm({ moderation_request_channel_id: -1 }), { moderation_request_channel_id: -1 });
     expect((await realmColumns()).m).toBeNull();
     const reg = await t.post('register', { as: member, form: { fetch_event_types: ['realm'] } });
@@ -103,6 +105,12 @@ describe('PATCH /realm: the channel settings', () => {
   ])('refuses %s with "Invalid channel ID" and changes nothing', async (_what, id) => {
     const before = await realmColumns();
     expectError(await patchRealm({ new_stream_announcements_stream_id: id(), signup_announcements_stream_id: -1 }), 400, 'Invalid channel ID');
+    expect(await realmColumns()).toEqual(before);
+  });
+
+  it('refuses a public moderation request channel (Zulip: "must be private") and changes nothing', async () => {
+    const before = await realmColumns();
+    expectError(await patchRealm({ moderation_request_channel_id: ids.general, signup_announcements_stream_id: -1 }), 400, 'Moderation request channel must be private.');
     expect(await realmColumns()).toEqual(before);
   });
 

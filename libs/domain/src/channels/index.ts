@@ -8,3 +8,4 @@ export * from './subscription.js';
 export * from './subscription.policy.js';
 export * from './channel-notices.js';
 export * from './initial-channels.js';
+export * from './default-channel-groups.js';

@@ -15,3 +15,4 @@ export * from './edit-history.js';
 export * from './search-highlight.js';
 export * from './upload.policy.js';
 export * from './spectators.js';
+export * from './message-report.js';

@@ -18,13 +18,15 @@ export interface ContentEditFacts {
   isSender: boolean;
   limitSeconds: number | null;
   dateSent: Date;
+  /** Zulip's edit_limit_buffer: EDIT_GRACE_SECONDS for edits, 0 for "is typing an edit" notices. */
+  graceSeconds?: number;
 }
 
 /** Content edits: editing on, sender only, within the limit + grace (administrators too). */
 export function assertCanEditContent(f: ContentEditFacts, now: Date): void {
   if (!f.allowMessageEditing) throw badRequest('Your organization has turned off message editing');
   if (!f.isSender) throw badRequest("You don't have permission to edit this message");
-  if (f.limitSeconds !== null && ageSeconds(f.dateSent, now) > f.limitSeconds + EDIT_GRACE_SECONDS) {
+  if (f.limitSeconds !== null && ageSeconds(f.dateSent, now) > f.limitSeconds + (f.graceSeconds ?? EDIT_GRACE_SECONDS)) {
     throw badRequest('The time limit for editing this message has passed');
   }
 }

@@ -1,5 +1,13 @@
 import { aTypingRequest } from '../../test/builders.js';
-import { assertTypingUsersExist, channelTypingAudience, MAX_CHANNEL_SIZE_FOR_TYPING, planTyping, typingTopic } from './typing.js';
+import {
+  assertCanSendEditTyping,
+  assertTypingUsersExist,
+  channelTypingAudience,
+  editTypingConversation,
+  MAX_CHANNEL_SIZE_FOR_TYPING,
+  planTyping,
+  typingTopic,
+} from './typing.js';
 
 const ON = { sendPrivate: true, sendStream: true };
 const SENDER = 60;
@@ -54,5 +62,20 @@ describe('who a typing notification reaches', () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
     expect(channelTypingAudience(ids(MAX_CHANNEL_SIZE_FOR_TYPING))).toHaveLength(100);
     expect(channelTypingAudience(ids(MAX_CHANNEL_SIZE_FOR_TYPING + 1))).toEqual([]);
+  });
+});
+
+describe('typing notifications for a message edit', () => {
+  it('needs the sender setting for the message kind', () => {
+    expect(() => assertCanSendEditTyping(true, { ...ON, sendStream: false })).toThrow('User has disabled typing notifications for channel messages');
+    expect(() => assertCanSendEditTyping(false, { ...ON, sendPrivate: false })).toThrow('User has disabled typing notifications for direct messages');
+    expect(() => assertCanSendEditTyping(true, { ...ON, sendPrivate: false })).not.toThrow();
+    expect(() => assertCanSendEditTyping(false, { ...ON, sendStream: false })).not.toThrow();
+  });
+
+  it('lists a one-to-one conversation editor first, a group conversation ascending', () => {
+    expect(editTypingConversation(60, [12, 60])).toEqual([60, 12]);
+    expect(editTypingConversation(60, [60])).toEqual([60, 60]);
+    expect(editTypingConversation(60, [70, 12, 60])).toEqual([12, 60, 70]);
   });
 });

@@ -70,3 +70,22 @@ export function assertTypingUsersExist(userIds: readonly number[], known: Readon
 export function channelTypingAudience(activeSubscriberIds: readonly number[]): readonly number[] {
   return activeSubscriberIds.length > MAX_CHANNEL_SIZE_FOR_TYPING ? [] : activeSubscriberIds;
 }
+
+/**
+ * POST /messages/{id}/typing (Zulip's send_message_edit_notification_backend), after the edit
+ * checks: the sender's setting for the message's kind.
+ */
+export function assertCanSendEditTyping(isChannelMessage: boolean, s: TypingSenderSettings): void {
+  if (isChannelMessage && !s.sendStream) throw badRequest('User has disabled typing notifications for channel messages');
+  if (!isChannelMessage && !s.sendPrivate) throw badRequest('User has disabled typing notifications for direct messages');
+}
+
+/**
+ * The users of a direct message's edit-typing notification, as Zulip lists them: a one-to-one
+ * conversation is the editor, then the other participant (the editor twice in a conversation
+ * with oneself); a group conversation is its members, ascending.
+ */
+export function editTypingConversation(editorId: number, participants: readonly number[]): number[] {
+  if (participants.length > 2) return [...participants].sort((a, b) => a - b);
+  return [editorId, participants.find((id) => id !== editorId) ?? editorId];
+}

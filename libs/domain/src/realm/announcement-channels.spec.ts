@@ -1,4 +1,4 @@
-import { assertChannelsExist, channelSettingValue, realmChannelSettingChanges } from './announcement-channels.js';
+import { assertChannelsExist, assertModerationChannelPrivate, channelSettingValue, realmChannelSettingChanges } from './announcement-channels.js';
 
 const none = { moderationRequestChannelId: null, newStreamAnnouncementsStreamId: 3, signupAnnouncementsStreamId: null, updateAnnouncementsStreamId: null };
 
@@ -19,5 +19,15 @@ describe('the organization’s channel settings', () => {
     expect(() => assertChannelsExist(changes, new Set())).toThrow('Invalid channel ID');
     expect(channelSettingValue(null)).toBe(-1);
     expect(channelSettingValue(8)).toBe(8);
+  });
+});
+
+describe('the moderation request channel', () => {
+  it('must be private; other settings may name public channels', () => {
+    const publicIds = new Set([4]);
+    expect(() => assertModerationChannelPrivate([{ key: 'moderationRequestChannelId', sent: 4, channelId: 4 }], publicIds)).toThrow('Moderation request channel must be private.');
+    expect(() => assertModerationChannelPrivate([{ key: 'moderationRequestChannelId', sent: 5, channelId: 5 }], publicIds)).not.toThrow();
+    expect(() => assertModerationChannelPrivate([{ key: 'moderationRequestChannelId', sent: -1, channelId: null }], publicIds)).not.toThrow();
+    expect(() => assertModerationChannelPrivate([{ key: 'newStreamAnnouncementsStreamId', sent: 4, channelId: 4 }], publicIds)).not.toThrow();
   });
 });

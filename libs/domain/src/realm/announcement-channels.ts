@@ -53,3 +53,9 @@ export function assertChannelsExist(changes: readonly RealmChannelSettingChange[
 
 /** The wire value of a stored setting: -1 when disabled. */
 export const channelSettingValue = (id: number | null): number => id ?? -1;
+
+/** Zulip's do_set_realm_moderation_request_channel: reports are for moderators' eyes, never a public channel. */
+export function assertModerationChannelPrivate(changes: readonly RealmChannelSettingChange[], publicIds: ReadonlySet<number>): void {
+  const moderation = changes.find((c) => c.key === 'moderationRequestChannelId');
+  if (moderation?.channelId != null && publicIds.has(moderation.channelId)) throw badRequest('Moderation request channel must be private.');
+}

@@ -8,3 +8,4 @@ export * from './realm-settings-update.js';
 export * from './uri-template.js';
 export * from './announcement-channels.js';
 export * from './organization.js';
+export * from './branding.js';

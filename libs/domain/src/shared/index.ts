@@ -2,3 +2,4 @@ export * from './domain-error.js';
 export * from './text.js';
 export * from './aggregate-root.js';
 export * from './html.js';
+export * from './image-upload.js';

@@ -23,3 +23,5 @@ export * from './muted-users.js';
 export * from './bots.js';
 export * from './browser-session.policy.js';
 export * from './onboarding-steps.js';
+export * from './navigation-views.js';
+export * from './avatar.js';

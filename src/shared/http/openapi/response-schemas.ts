@@ -141,6 +141,11 @@ const SERVER_SETTINGS: JsonSchema = {
   additionalProperties: false,
 };
 
+/** zulip.yaml's NavigationView. */
+const NAVIGATION_VIEW = object({ fragment: str, is_pinned: bool, name: nullable(str) });
+/** zulip.yaml's DefaultChannelGroup: its channels by id. */
+const DEFAULT_CHANNEL_GROUP = object({ name: str, id: int, description: str, streams: arrayOf(int) });
+
 /**
  * By `METHOD /openapi/path`: the success fields (envelope routes) or the whole 200 response (raw
  * routes); by `METHOD /openapi/path STATUS`: a route's own answer with an error status.
@@ -162,8 +167,11 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       realm_domains: arrayOf(object({ domain: str, allow_subdomains: bool })),
       unread_msgs: object({ count: int, pms: arrayOf({ type: 'object' }), streams: arrayOf({ type: 'object' }), huddles: arrayOf({ type: 'object' }) }),
       recent_private_conversations: arrayOf(object({ max_message_id: int, user_ids: arrayOf(int) })),
+      realm_default_stream_groups: arrayOf(DEFAULT_CHANNEL_GROUP),
+      navigation_views: arrayOf(NAVIGATION_VIEW),
     },
   ),
+  'GET /api/v1/navigation_views': object({ navigation_views: arrayOf(NAVIGATION_VIEW) }),
   'GET /api/v1/events': object({ events: arrayOf(EVENT) }, { queue_id: str }),
   'POST /api/v1/messages': object({ id: int }, { automatic_new_visibility_policy: int }),
   'GET /api/v1/messages': object(

@@ -1,0 +1,2 @@
+export * from './realm-export.js';
+export * from './archive-format.js';
