@@ -11,6 +11,10 @@ export interface RelayRequest {
 /** What the fake answers: a status and a JSON body, or no answer at all (`hang`). */
 export type RelayReply = { status: number; body?: unknown; raw?: string; headers?: Record<string, string> } | 'hang';
 
+type RelayEndpoint = 'register' | 'notify' | 'test_notification';
+const pathOf = (endpoint: RelayEndpoint): string =>
+  endpoint === 'test_notification' ? '/api/v1/remotes/push/test_notification' : `/api/v1/remotes/push/e2ee/${endpoint}`;
+
 export const SUCCESS: RelayReply = { status: 200, body: { result: 'success', msg: '' } };
 
 /**
@@ -43,18 +47,20 @@ export class FakePushRelay {
     this.requests.length = 0;
     this.replies.clear();
     this.replies.set('/api/v1/remotes/push/e2ee/register', SUCCESS);
+    this.replies.set('/api/v1/remotes/push/test_notification', SUCCESS);
     this.replies.set('/api/v1/remotes/push/e2ee/notify', {
       status: 200,
       body: { result: 'success', msg: '', android_successfully_sent_count: 0, apple_successfully_sent_count: 0, delete_device_ids: [] },
     });
   }
 
-  answer(endpoint: 'register' | 'notify', reply: RelayReply): void {
-    this.replies.set(`/api/v1/remotes/push/e2ee/${endpoint}`, reply);
+  /** `register` and `notify` are the E2EE endpoints; `test_notification` the legacy tokens' one. */
+  answer(endpoint: RelayEndpoint, reply: RelayReply): void {
+    this.replies.set(pathOf(endpoint), reply);
   }
 
-  requestsTo(endpoint: 'register' | 'notify'): RelayRequest[] {
-    return this.requests.filter((r) => r.path === `/api/v1/remotes/push/e2ee/${endpoint}`);
+  requestsTo(endpoint: RelayEndpoint): RelayRequest[] {
+    return this.requests.filter((r) => r.path === pathOf(endpoint));
   }
 
   async start(): Promise<void> {

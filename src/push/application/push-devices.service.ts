@@ -1,7 +1,12 @@
 import {
   decidePushRegistration,
+  deviceAdded,
+  deviceRemoved,
   invalidDeviceId,
+  invalidPushDeviceToken,
   LEGACY_TOKEN_KIND,
+  legacyBasePayload,
+  legacyTestNotificationError,
   noActivePushDevice,
   type PushRegistrationInput,
   pushRequest,
@@ -10,6 +15,7 @@ import {
   testNotificationPayload,
   tokenDoesNotExist,
   validateApnsToken,
+  validateFcmToken,
 } from '@app/domain/push';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
@@ -38,29 +44,62 @@ export class PushDevicesService {
   /** POST /users/me/apns_device_token: stores the token once (repeats change nothing). */
   async addApnsToken(actor: Actor, token: string, appId: string): Promise<void> {
     validateApnsToken(token);
-    await this.uow.run((tx) =>
-      tx.pushDevices.addLegacyToken({
-        realmId: actor.realmId,
-        userId: actor.userId,
-        kind: LEGACY_TOKEN_KIND.apns,
-        token,
-        iosAppId: appId,
-        now: this.clock.now(),
-      }),
-    );
+    await this.addLegacyToken(actor, LEGACY_TOKEN_KIND.apns, token, appId);
   }
 
   /** DELETE /users/me/apns_device_token. */
   async removeApnsToken(actor: Actor, token: string): Promise<void> {
     validateApnsToken(token);
+    await this.removeLegacyToken(actor, LEGACY_TOKEN_KIND.apns, token);
+  }
+
+  /** POST /users/me/android_gcm_reg_id: the FCM twin of addApnsToken (no app id; tokens compared exactly). */
+  async addFcmToken(actor: Actor, token: string): Promise<void> {
+    validateFcmToken(token);
+    await this.addLegacyToken(actor, LEGACY_TOKEN_KIND.fcm, token, null);
+  }
+
+  /** DELETE /users/me/android_gcm_reg_id. */
+  async removeFcmToken(actor: Actor, token: string): Promise<void> {
+    validateFcmToken(token);
+    await this.removeLegacyToken(actor, LEGACY_TOKEN_KIND.fcm, token);
+  }
+
+  /**
+   * Legacy tokens are kept on this server only (with or without a push relay): this server does
+   * not forward them to the relay's `push/register` / `push/unregister` as Zulip does.
+   */
+  private async addLegacyToken(actor: Actor, kind: number, token: string, iosAppId: string | null): Promise<void> {
+    await this.uow.run((tx) =>
+      tx.pushDevices.addLegacyToken({ realmId: actor.realmId, userId: actor.userId, kind, token, iosAppId, now: this.clock.now() }),
+    );
+  }
+
+  private async removeLegacyToken(actor: Actor, kind: number, token: string): Promise<void> {
     await this.uow.run(async (tx) => {
-      if (!(await tx.pushDevices.removeLegacyToken(actor.realmId, actor.userId, LEGACY_TOKEN_KIND.apns, token))) throw tokenDoesNotExist();
+      if (!(await tx.pushDevices.removeLegacyToken(actor.realmId, actor.userId, kind, token))) throw tokenDoesNotExist();
     });
   }
 
-  /** POST /register_client_device: a new device record of the caller. */
+  /** POST /register_client_device: a new device record of the caller (a `device` `add` event for the caller). */
   registerClientDevice(actor: Actor): Promise<number> {
-    return this.uow.run((tx) => tx.pushDevices.createDevice(actor.realmId, actor.userId, this.clock.now()));
+    return this.uow.run(async (tx) => {
+      const id = await tx.pushDevices.createDevice(actor.realmId, actor.userId, this.clock.now());
+      tx.afterCommit([{ realmId: actor.realmId, event: deviceAdded(id), userIds: [actor.userId] }]);
+      return id;
+    });
+  }
+
+  /**
+   * POST /remove_client_device (zerver/actions/devices.py do_remove_device): deletes one of the
+   * caller's devices with its push registration; a `device` `remove` event for the caller.
+   */
+  async removeClientDevice(actor: Actor, deviceId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const removed = isStorableId(deviceId) && (await tx.pushDevices.deleteDevice(actor.realmId, actor.userId, deviceId));
+      if (!removed) throw invalidDeviceId();
+      tx.afterCommit([{ realmId: actor.realmId, event: deviceRemoved(deviceId), userIds: [actor.userId] }]);
+    });
   }
 
   /**
@@ -87,6 +126,39 @@ export class PushDevicesService {
     } catch (err) {
       // The registration is stored; the retries pick it up once its lease has passed.
       this.logger.error({ err, deviceId }, 'push device registration attempt failed');
+    }
+  }
+
+  /**
+   * POST /mobile_push/test_notification (send_test_push_notification_api): a test notification
+   * to each of the caller's legacy tokens, or only to `token`, one relay request per token in
+   * the order they were registered; the first failure ends it. With no token registered there
+   * is nothing to send (success, as in Zulip).
+   */
+  async sendLegacyTestNotification(actor: Actor, token: string | undefined): Promise<void> {
+    const tokens = await this.queries.legacyTokens(actor.realmId, actor.userId, token ?? null);
+    if (token !== undefined && tokens.length === 0) throw invalidPushDeviceToken();
+    if (tokens.length === 0) return;
+    if (!this.config.pushConfigured) throw pushServiceNotConfigured();
+
+    const realm = await this.queries.realmIdentity(actor.realmId);
+    const realmUrl = this.config.realmUrl(realm.stringId);
+    const basePayload = legacyBasePayload({
+      server: new URL(this.config.externalUrl).host,
+      realmId: actor.realmId,
+      realmUrl,
+      realmName: realm.name,
+      userId: actor.userId,
+    });
+    for (const t of tokens) {
+      const result = await this.relay.sendLegacyTestNotification({
+        realmUuid: realm.uuid,
+        userId: actor.userId,
+        token: t.token,
+        tokenKind: t.kind,
+        basePayload,
+      });
+      if (!result.ok) throw legacyTestNotificationError(result.failure);
     }
   }
 

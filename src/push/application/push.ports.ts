@@ -29,6 +29,8 @@ export interface ActivePushDevice {
 /** Client devices, their E2EE push registration and the legacy tokens; every call is scoped by realm. */
 export abstract class PushDeviceRepository {
   abstract createDevice(realmId: number, userId: number, now: Date): Promise<number>;
+  /** Deletes the user's device (and its queued registration); false when missing or someone else's. */
+  abstract deleteDevice(realmId: number, userId: number, deviceId: number): Promise<boolean>;
   /** The user's device, locked for update; null when missing or someone else's. */
   abstract lockDevice(realmId: number, userId: number, deviceId: number): Promise<DevicePushState | null>;
   /** A device by id within the realm, locked for update (for the registration runner). */
@@ -51,7 +53,17 @@ export abstract class PushDeviceRepository {
   abstract removeLegacyToken(realmId: number, userId: number, kind: number, token: string): Promise<boolean>;
 }
 
+/** A legacy (non-E2EE) APNs or FCM token of a user (Zulip's PushDeviceToken). */
+export interface LegacyPushToken {
+  readonly token: string;
+  /** 1 = APNs, 2 = FCM (LEGACY_TOKEN_KIND). */
+  readonly kind: number;
+  readonly iosAppId: string | null;
+}
+
 export abstract class PushQueries {
+  /** The user's legacy tokens, oldest first; with `token`, only those equal to it (of either kind). */
+  abstract legacyTokens(realmId: number, userId: number, token: string | null): Promise<LegacyPushToken[]>;
   /** The user's devices the relay accepted (optionally only the given one). */
   abstract activeDevices(realmId: number, userId: number, deviceId: number | null): Promise<ActivePushDevice[]>;
   abstract realmIdentity(realmId: number): Promise<{ uuid: string; stringId: string; name: string }>;
@@ -67,6 +79,14 @@ export interface RelayNotifyResponse {
   readonly deleteDeviceIds: readonly bigint[];
 }
 
+export interface LegacyTestNotification {
+  readonly realmUuid: string;
+  readonly userId: number;
+  readonly token: string;
+  readonly tokenKind: number;
+  readonly basePayload: Record<string, unknown>;
+}
+
 /**
  * The mobile push relay (Zulip's push notification service, `/api/v1/remotes/...`). Failures are
  * results, not exceptions: every outcome has its own meaning for the caller.
@@ -76,6 +96,11 @@ export abstract class PushRelay {
   abstract registerDevice(realmUuid: string, registration: RelayRegistration): Promise<RelayResult<void>>;
   /** `push/e2ee/notify` with the per-device requests (device IDs as bigints). */
   abstract notify(realmUuid: string, pushRequests: readonly Record<string, unknown>[]): Promise<RelayResult<RelayNotifyResponse>>;
+  /**
+   * `push/test_notification`: a test notification to one legacy token (Zulip's
+   * send_test_push_notification through the bouncer, one request per token).
+   */
+  abstract sendLegacyTestNotification(request: LegacyTestNotification): Promise<RelayResult<void>>;
 }
 
 /** Encrypts a notification for one device with its push key (prefix byte + secret). */

@@ -4,7 +4,15 @@ import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { PushDevicesService } from '../application/push-devices.service.js';
-import { AddApnsTokenDto, RegisterPushDeviceDto, RemoveApnsTokenDto, TestNotificationDto } from './push.dto.js';
+import {
+  AddApnsTokenDto,
+  FcmTokenDto,
+  LegacyTestNotificationDto,
+  RegisterPushDeviceDto,
+  RemoveApnsTokenDto,
+  RemoveClientDeviceDto,
+  TestNotificationDto,
+} from './push.dto.js';
 
 @Controller('api/v1')
 export class PushController {
@@ -24,10 +32,40 @@ export class PushController {
     return {};
   }
 
+  /** zerver/views/push_notifications.py add_android_reg_id (the legacy, non-E2EE FCM token). */
+  @ApiPost('users/me/android_gcm_reg_id')
+  @Require('human')
+  async addFcmToken(@CurrentActor() actor: Actor, @ZulipParams() p: FcmTokenDto) {
+    await this.push.addFcmToken(actor, p.token);
+    return {};
+  }
+
+  @Delete('users/me/android_gcm_reg_id')
+  @Require('human')
+  async removeFcmToken(@CurrentActor() actor: Actor, @ZulipParams() p: FcmTokenDto) {
+    await this.push.removeFcmToken(actor, p.token);
+    return {};
+  }
+
   /** zerver/views/devices.py register_device: no parameters and, unlike the push endpoints, no bot check. */
   @ApiPost('register_client_device')
   async registerClientDevice(@CurrentActor() actor: Actor) {
     return { device_id: await this.push.registerClientDevice(actor) };
+  }
+
+  /** zerver/views/devices.py remove_device: no bot check either. */
+  @ApiPost('remove_client_device')
+  async removeClientDevice(@CurrentActor() actor: Actor, @ZulipParams() p: RemoveClientDeviceDto) {
+    await this.push.removeClientDevice(actor, p.device_id);
+    return {};
+  }
+
+  /** send_test_push_notification_api: legacy tokens, through the relay's `push/test_notification`. */
+  @ApiPost('mobile_push/test_notification')
+  @Require('human')
+  async sendLegacyTestNotification(@CurrentActor() actor: Actor, @ZulipParams() p: LegacyTestNotificationDto) {
+    await this.push.sendLegacyTestNotification(actor, p.token);
+    return {};
   }
 
   @ApiPost('mobile_push/register')

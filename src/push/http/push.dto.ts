@@ -25,6 +25,21 @@ export class RemoveApnsTokenDto {
   @PlainParam(str()) token: string;
 }
 
+/** add_android_reg_id / remove_android_reg_id: the FCM registration token. */
+export class FcmTokenDto {
+  @PlainParam(str()) token: string;
+}
+
+/** remove_device: `device_id` is Json[int]. */
+export class RemoveClientDeviceDto {
+  @JsonParam(int()) device_id: number;
+}
+
+/** send_test_push_notification_api: one of the caller's legacy tokens, else all of them. */
+export class LegacyTestNotificationDto {
+  @PlainParam(str(), { optional: true }) token?: string;
+}
+
 /** register_push_device: the key group (push_key, push_key_id) and the token group. */
 export class RegisterPushDeviceDto {
   @JsonParam(int()) device_id: number;

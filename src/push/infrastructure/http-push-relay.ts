@@ -2,7 +2,7 @@ import type { RelayFailure, RelayRegistration, RelayResult } from '@app/domain/p
 import { Injectable } from '@nestjs/common';
 import { ServerConfig, SVC_VERSION } from '../../shared/config/server-config.js';
 import { AppLogger } from '../../shared/logging/logger.js';
-import { PushRelay, type RelayNotifyResponse } from '../application/push.ports.js';
+import { type LegacyTestNotification, PushRelay, type RelayNotifyResponse } from '../application/push.ports.js';
 import { parseWithBigInts, stringifyWithBigInts } from './relay-json.js';
 
 type Reply = { status: number; body: unknown };
@@ -39,6 +39,20 @@ export class HttpPushRelay extends PushRelay {
     const reply = await this.post('push/e2ee/notify', body, 'application/json');
     if ('failure' in reply) return { ok: false, failure: reply.failure };
     return { ok: true, value: { deleteDeviceIds: deviceIds((reply.body as { delete_device_ids?: unknown }).delete_device_ids) } };
+  }
+
+  async sendLegacyTestNotification(r: LegacyTestNotification): Promise<RelayResult<void>> {
+    // JSON, as Zulip's send_json_to_push_bouncer posts it. This server keeps no user UUIDs, so
+    // the user is named by id only (the relay accepts either).
+    const body = JSON.stringify({
+      realm_uuid: r.realmUuid,
+      user_id: r.userId,
+      token: r.token,
+      token_kind: r.tokenKind,
+      base_payload: r.basePayload,
+    });
+    const reply = await this.post('push/test_notification', body, 'application/json');
+    return 'failure' in reply ? { ok: false, failure: reply.failure } : { ok: true, value: undefined };
   }
 
   private async post(endpoint: string, body: string | URLSearchParams, contentType: string): Promise<Reply | { failure: RelayFailure }> {

@@ -2,7 +2,7 @@ import type { DevicePushState, PushTokenKind } from '@app/domain/push';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
-import { type ActivePushDevice, PushDeviceRepository, PushQueries, type RegistrationJob } from '../application/push.ports.js';
+import { type ActivePushDevice, type LegacyPushToken, PushDeviceRepository, PushQueries, type RegistrationJob } from '../application/push.ports.js';
 
 /** node-postgres returns int8 as a decimal string and bytea as a Buffer. */
 interface DeviceRow {
@@ -73,6 +73,14 @@ export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
       now,
     ]);
     return row.id;
+  }
+
+  async deleteDevice(realmId: number, userId: number, deviceId: number): Promise<boolean> {
+    // Its queued registration goes with it (ON DELETE CASCADE).
+    const rows = returnedRows(
+      await this.em.query(`DELETE FROM devices WHERE realm_id = $1 AND user_id = $2 AND id = $3 RETURNING id`, [realmId, userId, deviceId]),
+    );
+    return rows.length > 0;
   }
 
   async lockDevice(realmId: number, userId: number, deviceId: number): Promise<DevicePushState | null> {
@@ -186,6 +194,16 @@ export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
 export class TypeOrmPushQueries extends PushQueries {
   constructor(private readonly ds: DataSource) {
     super();
+  }
+
+  async legacyTokens(realmId: number, userId: number, token: string | null): Promise<LegacyPushToken[]> {
+    const rows: { token: string; kind: number; ios_app_id: string | null }[] = await this.ds.query(
+      `SELECT token, kind, ios_app_id FROM push_device_tokens
+       WHERE realm_id = $1 AND user_id = $2 AND ($3::text IS NULL OR token = $3)
+       ORDER BY id`,
+      [realmId, userId, token],
+    );
+    return rows.map((r) => ({ token: r.token, kind: r.kind, iosAppId: r.ios_app_id }));
   }
 
   async activeDevices(realmId: number, userId: number, deviceId: number | null): Promise<ActivePushDevice[]> {

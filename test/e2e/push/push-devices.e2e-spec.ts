@@ -121,7 +121,9 @@ async function job(deviceId: number) {
 }
 
 const runner = () => t.app.get(PushRegistrationRunner);
-const eventsOf = async (userId: number) => (await journal()).filter((e) => e.userIds.includes(userId)).map((e) => e.event);
+/** The user's `device` `update` events (the `add` of each new device is checked under POST /register_client_device). */
+const eventsOf = async (userId: number) =>
+  (await journal()).filter((e) => e.userIds.includes(userId) && e.event.op === 'update').map((e) => e.event);
 const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
 
 describe('POST /users/me/apns_device_token', () => {
@@ -187,6 +189,11 @@ describe('POST /register_client_device', () => {
     expect(b).toBeGreaterThan(a);
     const [row] = await db.query(`SELECT user_id, realm_id, push_token_id FROM devices WHERE id = $1`, [b]);
     expect(row).toEqual({ user_id: member.id, realm_id: 1, push_token_id: null });
+    // zerver/actions/devices.py do_register_device: an `add` event for the user's clients.
+    expect(await journal()).toEqual([
+      { realmId: 1, userIds: [member.id], event: { type: 'device', op: 'add', device_id: a } },
+      { realmId: 1, userIds: [member.id], event: { type: 'device', op: 'add', device_id: b } },
+    ]);
   });
 
   it('works for guests, bots and other organizations', async () => {

@@ -56,6 +56,26 @@ describe('without PUSH_BOUNCER_URL', () => {
   it('still stores legacy tokens', async () => {
     expectSuccess(await t.post('users/me/apns_device_token', { as: member, form: { token: 'c0ffee', appid: 'org.zulip.Zulip' } }));
     expectSuccess(await t.delete('users/me/apns_device_token', { as: member, query: { token: 'c0ffee' } }));
+    expectSuccess(await t.post('users/me/android_gcm_reg_id', { as: member, form: { token: 'fcm-token' } }));
+    expectSuccess(await t.delete('users/me/android_gcm_reg_id', { as: member, query: { token: 'fcm-token' } }));
+    expectError(await t.delete('users/me/android_gcm_reg_id', { as: member, query: { token: 'fcm-token' } }), 400, 'Token does not exist');
+  });
+
+  it('still removes client devices', async () => {
+    const id = await newDevice(t, member);
+    expectSuccess(await t.post('remove_client_device', { as: member, form: { device_id: id } }));
+    expectError(await t.post('remove_client_device', { as: member, form: { device_id: id } }), 400, 'Invalid `device_id`');
+  });
+
+  it('sends no legacy test notification: unknown token, nothing to send, then not configured', async () => {
+    const test = (form: Record<string, unknown> = {}) => t.post('mobile_push/test_notification', { as: member, form });
+    expectError(await test({ token: 'fcm-token' }), 400, 'Device not recognized', 'INVALID_PUSH_DEVICE_TOKEN');
+    expectSuccess(await test());
+    expectSuccess(await t.post('users/me/android_gcm_reg_id', { as: member, form: { token: 'fcm-token' } }));
+    for (const form of [{}, { token: 'fcm-token' }]) {
+      expectError(await test(form), 400, 'Server is not configured to use push notification service.', 'PUSH_SERVICE_NOT_CONFIGURED');
+    }
+    expectSuccess(await t.delete('users/me/android_gcm_reg_id', { as: member, query: { token: 'fcm-token' } }));
   });
 
   it('has no device to test, and says so before anything else', async () => {
@@ -99,6 +119,17 @@ describe('with PUSH_BOUNCER_URL but no credentials', () => {
     await activate(t, id);
     expectError(
       await t.post('mobile_push/e2ee/test_notification', { as: member }),
+      403,
+      'Push notification configuration issue on server, contact the server administrator or retry later.',
+      'ADMIN_ACTION_REQUIRED',
+    );
+    expect(relay.requests).toEqual([]);
+  });
+
+  it('answers the legacy test notification with ADMIN_ACTION_REQUIRED', async () => {
+    expectSuccess(await t.post('users/me/android_gcm_reg_id', { as: member, form: { token: 'fcm-token' } }));
+    expectError(
+      await t.post('mobile_push/test_notification', { as: member }),
       403,
       'Push notification configuration issue on server, contact the server administrator or retry later.',
       'ADMIN_ACTION_REQUIRED',

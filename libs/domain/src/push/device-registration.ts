@@ -51,6 +51,10 @@ export interface RelayRegistration {
 
 export type DeviceEvent = Record<string, unknown> & { type: 'device'; op: 'update'; device_id: number };
 
+/** zerver/actions/devices.py: POST /register_client_device and POST /remove_client_device tell the user's clients. */
+export const deviceAdded = (deviceId: number) => ({ type: 'device', op: 'add', device_id: deviceId }) as const;
+export const deviceRemoved = (deviceId: number) => ({ type: 'device', op: 'remove', device_id: deviceId }) as const;
+
 export type PushRegistrationDecision =
   | { readonly kind: 'unchanged' }
   | { readonly kind: 'key_rotated'; readonly state: DevicePushState; readonly event: DeviceEvent }

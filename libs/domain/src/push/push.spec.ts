@@ -16,13 +16,15 @@ import {
   registrationFailed,
 } from './device-registration.js';
 import {
+  legacyBasePayload,
+  legacyTestNotificationError,
   pushRequest,
   type RelayFailure,
   registrationFailureAction,
   testNotificationError,
   testNotificationPayload,
 } from './relay.js';
-import { APNS_APP_ID_PATTERN, checkPushKey, decodeTokenId, validateApnsToken } from './tokens.js';
+import { APNS_APP_ID_PATTERN, checkPushKey, decodeTokenId, validateApnsToken, validateFcmToken } from './tokens.js';
 
 const hex = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b).toString('hex'));
 
@@ -87,6 +89,40 @@ describe('legacy APNs tokens', () => {
     expect(APNS_APP_ID_PATTERN.test('org.zulip.Zulip')).toBe(true);
     expect(APNS_APP_ID_PATTERN.test('com.example-app.1')).toBe(true);
     for (const s of ['', '* -- +', 'org zulip', 'org.zulip\n']) expect(APNS_APP_ID_PATTERN.test(s), s).toBe(false);
+  });
+});
+
+describe('legacy FCM tokens', () => {
+  it('checks only the length, in characters', () => {
+    for (const s of ['x', 'not hex: at all', 'é'.repeat(4096), '😀'.repeat(4096)]) expect(() => validateFcmToken(s)).not.toThrow();
+    for (const s of ['', 'x'.repeat(4097), '😀'.repeat(4097)]) expect(() => validateFcmToken(s)).toThrow('Empty or invalid length token');
+  });
+});
+
+describe('the legacy test notification', () => {
+  it('passes the relay\'s unknown-token refusal on, and maps the rest as the E2EE one does', () => {
+    const unknown = legacyTestNotificationError({ kind: 'refused', status: 400, code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN', msg: 'x' });
+    expect({ msg: unknown.msg, code: unknown.code }).toEqual({ msg: 'Device not recognized by the push bouncer', code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN' });
+    const failures: RelayFailure[] = [
+      { kind: 'unreachable', detail: 'ECONNREFUSED' },
+      { kind: 'server_error', status: 502 },
+      { kind: 'refused', status: 401, code: 'INVALID_ZULIP_SERVER', msg: 'auth' },
+      { kind: 'refused', status: 400, code: 'BAD_REQUEST', msg: 'Invalid token type' },
+      { kind: 'unexpected', status: 302 },
+      { kind: 'not_configured' },
+    ];
+    for (const f of failures) expect(legacyTestNotificationError(f)).toEqual(testNotificationError(f));
+  });
+
+  it('starts from get_base_payload', () => {
+    expect(legacyBasePayload({ server: 'chat.example.com', realmId: 2, realmUrl: 'https://x.chat.example.com', realmName: 'X', userId: 9 })).toEqual({
+      server: 'chat.example.com',
+      realm_id: 2,
+      realm_uri: 'https://x.chat.example.com',
+      realm_url: 'https://x.chat.example.com',
+      realm_name: 'X',
+      user_id: 9,
+    });
   });
 });
 

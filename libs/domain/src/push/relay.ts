@@ -1,5 +1,6 @@
 import { badRequest, DomainError } from '../shared/index.js';
 import type { PushTokenKind } from './device-registration.js';
+import { invalidRemotePushDeviceToken } from './tokens.js';
 
 /**
  * How a call to the push relay (Zulip's "push notification bouncer") can fail, as
@@ -107,4 +108,21 @@ export function pushRequest(t: PushTarget): Record<string, unknown> {
 /** get_base_payload(for_legacy_clients=False) plus the test marker: the JSON that gets encrypted. */
 export function testNotificationPayload(o: { realmUrl: string; realmName: string; userId: number; now: Date }): Record<string, unknown> {
   return { realm_url: o.realmUrl, realm_name: o.realmName, user_id: o.userId, type: 'test', time: Math.floor(o.now.getTime() / 1000) };
+}
+
+/**
+ * A failed `push/test_notification` request (POST /mobile_push/test_notification, legacy
+ * tokens). The relay's INVALID_REMOTE_PUSH_DEVICE_TOKEN is passed on to the device as Zulip's
+ * send_to_push_bouncer does for this endpoint; every other failure is mapped as for the E2EE
+ * test notification (where Zulip itself would answer 500 or name the exception, this server
+ * gives the E2EE endpoint's documented errors instead).
+ */
+export function legacyTestNotificationError(f: RelayFailure): DomainError {
+  if (f.kind === 'refused' && f.code === 'INVALID_REMOTE_PUSH_DEVICE_TOKEN') return invalidRemotePushDeviceToken();
+  return testNotificationError(f);
+}
+
+/** zerver/lib/push_notifications.py get_base_payload: what every notification to a legacy token starts with. */
+export function legacyBasePayload(o: { server: string; realmId: number; realmUrl: string; realmName: string; userId: number }): Record<string, unknown> {
+  return { server: o.server, realm_id: o.realmId, realm_uri: o.realmUrl, realm_url: o.realmUrl, realm_name: o.realmName, user_id: o.userId };
 }

@@ -13,7 +13,19 @@ export function validateApnsToken(token: string): void {
   if (!isPythonHex(token)) throw badRequest('Invalid APNS token');
 }
 
+/** validate_token for an FCM token (Zulip's `kind=FCM`): only the length is checked. */
+export function validateFcmToken(token: string): void {
+  if (token === '' || codePointLength(token) > 4096) throw badRequest('Empty or invalid length token');
+}
+
 export const tokenDoesNotExist = (): DomainError => badRequest('Token does not exist');
+
+/** InvalidPushDeviceTokenError: POST /mobile_push/test_notification with a token the caller has not registered. */
+export const invalidPushDeviceToken = (): DomainError => new DomainError('Device not recognized', 'INVALID_PUSH_DEVICE_TOKEN');
+
+/** InvalidRemotePushDeviceTokenError: the relay does not know the token of a test notification. */
+export const invalidRemotePushDeviceToken = (): DomainError =>
+  new DomainError('Device not recognized by the push bouncer', 'INVALID_REMOTE_PUSH_DEVICE_TOKEN');
 
 /** The cryptosystem prefix of a push key: 0x31 is libsodium's secretbox (XSalsa20-Poly1305). */
 export const PUSH_KEY_SECRETBOX = 0x31;
