@@ -35,7 +35,8 @@ export const CONTEXT_DEPENDENCIES = {
   server: ['realm'],
   presence: ['realm', 'users', 'channels', 'messages'],
   email: [],
-  admin: ['realm', 'users', 'channels', 'messages', 'email'],
+  exports: [],
+  admin: ['realm', 'users', 'channels', 'messages', 'email', 'exports'],
   events: ['realm', 'emoji', 'users', 'channels', 'messages', 'drafts', 'invitations', 'push', 'server', 'presence'],
 };
 

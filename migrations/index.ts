@@ -34,6 +34,9 @@ import { DefaultChannelGroups1766500002500 } from './1766500002500-DefaultChanne
 import { NavigationViews1766500002510 } from './1766500002510-NavigationViews.js';
 import { Avatars1766500002700 } from './1766500002700-Avatars.js';
 import { RealmExports1766500003000 } from './1766500003000-RealmExports.js';
+import { ImageThumbnails1766500003100 } from './1766500003100-ImageThumbnails.js';
+import { RealmUserDefaults1766500004000 } from './1766500004000-RealmUserDefaults.js';
+import { Submessages1766500005200 } from './1766500005200-Submessages.js';
 
 /** Every migration, oldest first (ESM builds cannot glob-load them). */
 export const MIGRATIONS = [
@@ -73,4 +76,7 @@ export const MIGRATIONS = [
   NavigationViews1766500002510,
   Avatars1766500002700,
   RealmExports1766500003000,
+  ImageThumbnails1766500003100,
+  RealmUserDefaults1766500004000,
+  Submessages1766500005200,
 ];

@@ -7,7 +7,8 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { DomainError } from '@app/domain/shared';
 import { AdminModule } from './admin/admin.module.js';
-import { AdminService, OrganizationExport, OrganizationImport } from './admin/index.js';
+import { AdminService, OrganizationArchiveImport, OrganizationExport, OrganizationImport } from './admin/index.js';
+import { OrganizationArchiver } from './exports/index.js';
 import { adminProgram, type AdminServices } from './admin/cli/admin-program.js';
 import { CliFailure } from './admin/cli/cli-io.js';
 import { AppModule } from './app/app.module.js';
@@ -39,6 +40,7 @@ function cliConfig(): ServerConfig {
     EMAIL_POLL_INTERVAL_MS: '0',
     REMINDER_POLL_INTERVAL_MS: '0',
     PUSH_REGISTRATION_RETRY_INTERVAL_MS: '0',
+    EXPORT_POLL_INTERVAL_MS: '0',
     DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '3',
   });
 }
@@ -74,7 +76,13 @@ class Session {
       process.stderr.write(`Created the organization "${config.realmName}" with owner ${config.ownerEmail} (the database had none)\n`);
       if (boot.generatedPassword) process.stderr.write(`Owner password (shown only once): ${boot.generatedPassword}\n`);
     }
-    this.services = { admin: this.app.get(AdminService), exporter: this.app.get(OrganizationExport), importer: this.app.get(OrganizationImport) };
+    this.services = {
+      admin: this.app.get(AdminService),
+      exporter: this.app.get(OrganizationExport),
+      importer: this.app.get(OrganizationImport),
+      archiveImporter: this.app.get(OrganizationArchiveImport),
+      archiver: this.app.get(OrganizationArchiver),
+    };
     return this.services;
   }
 

@@ -6,6 +6,7 @@ import { DraftsModule } from '../drafts/drafts.module.js';
 import { EmailModule } from '../email/email.module.js';
 import { EmojiModule } from '../emoji/emoji.module.js';
 import { EventsModule } from '../events/events.module.js';
+import { ExportsModule } from '../exports/exports.module.js';
 import { InvitationsModule } from '../invitations/invitations.module.js';
 import { MessagesModule } from '../messages/messages.module.js';
 import { PresenceModule } from '../presence/presence.module.js';
@@ -39,6 +40,7 @@ const CONTEXT_MODULES = [
   ServerModule,
   PresenceModule,
   EmailModule,
+  ExportsModule,
   EventsModule,
 ];
 

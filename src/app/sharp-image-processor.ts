@@ -6,7 +6,7 @@ import {
   LOGO_MAX_HEIGHT,
   LOGO_MAX_WIDTH,
 } from '@app/domain/shared';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { ImageProcessor } from '../shared/application/images.js';
 import { rateLimited } from '../shared/application/rate-limiter.js';
 
@@ -63,7 +63,7 @@ export class SharpImageProcessor extends ImageProcessor {
     );
   }
 
-  private async bounded<T>(file: string, work: (image: sharp.Sharp) => Promise<T>): Promise<T> {
+  private async bounded<T>(file: string, work: (image: Sharp) => Promise<T>): Promise<T> {
     await this.acquire();
     try {
       const header = await sharp(file, { animated: false }).metadata().catch(() => {

@@ -2,6 +2,7 @@ import { adminTransaction } from '../admin/persistence/admin.transaction.js';
 import { channelsTransaction } from '../channels/persistence/channels.transaction.js';
 import { draftsTransaction } from '../drafts/persistence/drafts.transaction.js';
 import { emojiTransaction } from '../emoji/persistence/emoji.transaction.js';
+import { exportsTransaction } from '../exports/persistence/exports.transaction.js';
 import { invitationsTransaction } from '../invitations/persistence/invitations.transaction.js';
 import { messagesTransaction } from '../messages/persistence/messages.transaction.js';
 import { presenceTransaction } from '../presence/persistence/presence.transaction.js';
@@ -23,6 +24,7 @@ export const TRANSACTION_CONTRIBUTIONS = [
   emojiTransaction,
   pushTransaction,
   presenceTransaction,
+  exportsTransaction,
   adminTransaction,
 ] as const;
 

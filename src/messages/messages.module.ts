@@ -29,10 +29,19 @@ import { SignupAnnouncements } from './application/signup-announcements.js';
 import { MutedSenderMessagesRead } from './application/muted-sender-messages.js';
 import { MarkdownItRenderer } from './rendering/markdown-it-renderer.js';
 import { RenderTargetsResolver } from './application/render-targets.resolver.js';
+import { SubmessagesService } from './application/submessages.service.js';
+import { SubmessagesController } from './http/submessages.controller.js';
+import { ImageThumbnailer, ThumbnailQueue, UploadAccessTokens } from './application/thumbnail.ports.js';
+import { ThumbnailRunner } from './application/thumbnail.runner.js';
+import { ThumbnailWorker } from './application/thumbnail.worker.js';
+import { UserUploadsController } from './http/user-uploads.controller.js';
+import { SharpImageThumbnailer } from './infrastructure/sharp-image-thumbnailer.js';
+import { HmacUploadAccessTokens } from './persistence/hmac-upload-access-tokens.js';
+import { TypeOrmThumbnailQueue } from './persistence/typeorm-image-attachment.repository.js';
 
 @Module({
   // MessageReadingController first: its fixed `messages/…` paths must be matched before `messages/:message_id`.
-  controllers: [MessageReadingController, MessagesController, MessageActionsController, MessageReactionsController, MessageReportController],
+  controllers: [MessageReadingController, MessagesController, MessageActionsController, MessageReactionsController, MessageReportController, SubmessagesController, UserUploadsController],
   providers: [
     MessageSendService,
     MessageSender,
@@ -44,9 +53,15 @@ import { RenderTargetsResolver } from './application/render-targets.resolver.js'
     MutedSenderMessagesRead,
     MessageFlagsService,
     MessageReactionsService,
+    SubmessagesService,
     MessageReportService,
     UploadsService,
     { provide: FileStorage, inject: [ServerConfig], useFactory: (c: ServerConfig) => new LocalFileStorage(c.uploadsDir) },
+    ThumbnailRunner,
+    ThumbnailWorker,
+    { provide: ThumbnailQueue, useClass: TypeOrmThumbnailQueue },
+    { provide: ImageThumbnailer, useFactory: () => new SharpImageThumbnailer() },
+    { provide: UploadAccessTokens, useClass: HmacUploadAccessTokens },
     MessageReadsService,
     MessageReadingService,
     UserTopicsService,

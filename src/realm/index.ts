@@ -6,3 +6,4 @@
 export * from './application/realm-resolver.js';
 export * from './application/realm-resources.views.js';
 export * from './application/realm.ports.js';
+export * from './application/realm-branding.views.js';

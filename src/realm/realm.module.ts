@@ -10,16 +10,22 @@ import { LinkifiersController } from './http/linkifiers.controller.js';
 import { PlaygroundsController } from './http/playgrounds.controller.js';
 import { RealmDomainsController } from './http/realm-domains.controller.js';
 import { RealmSettingsController } from './http/realm-settings.controller.js';
+import { RealmBrandingController } from './http/realm-branding.controller.js';
+import { RealmBrandingService } from './application/realm-branding.service.js';
 import { TypeOrmRealmQueries } from './persistence/typeorm-realm.repository.js';
+import { RealmDeactivationController } from './http/realm-deactivation.controller.js';
+import { RealmDeactivationService } from './application/realm-deactivation.service.js';
 
 @Module({
-  controllers: [LinkifiersController, PlaygroundsController, RealmDomainsController, RealmSettingsController],
+  controllers: [LinkifiersController, PlaygroundsController, RealmDomainsController, RealmSettingsController, RealmBrandingController, RealmDeactivationController],
   providers: [
     RealmResolver,
     LinkifiersService,
     PlaygroundsService,
     RealmDomainsService,
     RealmSettingsService,
+    RealmBrandingService,
+    RealmDeactivationService,
     { provide: RealmQueries, useClass: TypeOrmRealmQueries },
     { provide: PatternEngine, useClass: Re2PatternEngine },
   ],

@@ -10,6 +10,8 @@ export * from './application/user.ports.js';
 export * from './application/user.views.js';
 export * from './application/user-settings.ports.js';
 export * from './application/user-settings.views.js';
+export * from './application/realm-user-defaults.ports.js';
+export { presentRealmUserDefaults } from './application/realm-user-defaults.views.js';
 export * from './application/custom-profile-fields.ports.js';
 export * from './application/custom-profile-fields.views.js';
 export * from './application/alert-words.service.js';

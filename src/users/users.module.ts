@@ -51,6 +51,8 @@ import { SettingsController } from './http/settings.controller.js';
 import { UserGroupsController } from './http/user-groups.controller.js';
 import { UserStatusController } from './http/user-status.controller.js';
 import { UsersController } from './http/users.controller.js';
+import { AvatarsController } from './http/avatars.controller.js';
+import { AvatarsService } from './application/avatars.service.js';
 import { TypeOrmAlertWordQueries } from './persistence/typeorm-alert-word.repository.js';
 import { TypeOrmMutedUserQueries } from './persistence/typeorm-muted-user.repository.js';
 import { TypeOrmBotStorageQueries } from './persistence/typeorm-bot-storage.repository.js';
@@ -58,6 +60,11 @@ import { TypeOrmCustomProfileFieldQueries } from './persistence/typeorm-custom-p
 import { TypeOrmUserQueries } from './persistence/typeorm-user.queries.js';
 import { TypeOrmUserSettingsQueries } from './persistence/typeorm-user-settings.repository.js';
 import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repository.js';
+import { RealmUserDefaultsQueries } from './application/realm-user-defaults.ports.js';
+import { RealmUserDefaultsService } from './application/realm-user-defaults.service.js';
+import { RealmUserDefaultsController } from './http/realm-user-defaults.controller.js';
+import { JwtFetchApiKeyController } from './http/jwt-fetch-api-key.controller.js';
+import { TypeOrmRealmUserDefaultsQueries } from './persistence/typeorm-realm-user-defaults.repository.js';
 
 @Module({
   imports: [PassportModule],
@@ -71,15 +78,19 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     SettingsController,
     CustomProfileFieldsController,
     UsersController,
+    AvatarsController,
     BotsController,
     UserGroupsController,
     FetchApiKeyController,
     SessionsController,
     ConfirmEmailController,
     PasswordResetController,
+    RealmUserDefaultsController,
+    JwtFetchApiKeyController,
   ],
   providers: [
     UsersService,
+    AvatarsService,
     BootstrapService,
     NewAccounts,
     NewUsers,
@@ -115,6 +126,8 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     { provide: UserStatusQueries, useClass: TypeOrmUserStatusQueries },
     { provide: UserSettingsQueries, useClass: TypeOrmUserSettingsQueries },
     { provide: CustomProfileFieldQueries, useClass: TypeOrmCustomProfileFieldQueries },
+    RealmUserDefaultsService,
+    { provide: RealmUserDefaultsQueries, useClass: TypeOrmRealmUserDefaultsQueries },
   ],
   exports: [
     BrowserSessions,
@@ -131,6 +144,7 @@ import { TypeOrmUserStatusQueries } from './persistence/typeorm-user-status.repo
     AccountService,
     NewAccounts,
     NewUsers,
+    RealmUserDefaultsQueries,
   ],
 })
 export class UsersModule {}

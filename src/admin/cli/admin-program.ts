@@ -1,7 +1,10 @@
-import { access } from 'node:fs/promises';
+import { access, open as openFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { Role } from '@app/domain/users';
+import type { OrganizationArchiver } from '../../exports/index.js';
 import type { AdminService } from '../application/admin.service.js';
+import type { OrganizationArchiveImport } from '../application/organization-archive-import.js';
 import type { OrganizationExport } from '../application/organization-export.js';
 import type { OrganizationImport } from '../application/organization-import.js';
 import { bufferedWriter, CliFailure, inputLines, openOutput, readNewPassword } from './cli-io.js';
@@ -11,6 +14,8 @@ export interface AdminServices {
   admin: AdminService;
   exporter: OrganizationExport;
   importer: OrganizationImport;
+  archiveImporter: OrganizationArchiveImport;
+  archiver: OrganizationArchiver;
 }
 
 export type OpenServices = () => Promise<AdminServices>;
@@ -147,7 +152,9 @@ function exportCommands(program: Command, open: OpenServices): void {
     .addOption(orgOption())
     .option('--output <file>', 'where to write it ("-": stdout)', '-')
     .addOption(new Option('--batch-size <n>', 'rows read per query').default(1000).argParser((v) => positiveInt(v)))
-    .action(async (o: Common & { output: string; batchSize: number }) => {
+    .option('--archive', 'write the organization archive (.tar.gz: every table, uploads and custom emoji) to --output instead')
+    .action(async (o: Common & { output: string; batchSize: number; archive?: boolean }) => {
+      if (o.archive) return exportArchive(open, o);
       const { exporter } = await open();
       const dest = await openOutput(o.output);
       const writer = bufferedWriter(dest.out);
@@ -158,12 +165,13 @@ function exportCommands(program: Command, open: OpenServices): void {
       (o.output === '-' ? process.stderr : process.stdout).write(summary);
     });
 
-  command(program, 'import-organization', 'create a new organization from an export (ids remapped; users get no password)')
+  command(program, 'import-organization', 'create a new organization from an export or an organization archive .tar.gz (ids remapped; users get no password)')
     .argument('<file>', 'the export ("-": stdin)')
     .requiredOption('--subdomain <subdomain>', 'the new organization\'s subdomain')
     .option('--name <name>', 'its name (default: the exported organization\'s)')
     .action(async (file: string, o: Common & { subdomain: string; name?: string }) => {
       if (file !== '-') await access(file).catch(() => Promise.reject(new CliFailure(`cannot read ${file}`)));
+      if (file !== '-' && (await isGzip(file))) return importArchive(open, file, o);
       const { importer } = await open();
       const r = await importer.import(inputLines(file), { subdomain: o.subdomain, name: o.name });
       report(o, { organization: { id: r.id, subdomain: r.subdomain, url: r.url, owner_email: r.ownerEmail, owner_password: r.ownerPassword }, imported: r.imported, skipped: r.skipped }, [
@@ -172,6 +180,34 @@ function exportCommands(program: Command, open: OpenServices): void {
         `Owner password (shown only once): ${r.ownerPassword}`,
       ]);
     });
+}
+
+/** A gzip file (an organization archive) rather than the JSON export. */
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await openFile(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function exportArchive(open: OpenServices, o: Common & { output: string }): Promise<void> {
+  if (o.output === '-') throw new CliFailure('--archive needs --output <file.tar.gz>');
+  const { admin, archiver } = await open();
+  const org = await admin.organization(o.org);
+  const { size, counts } = await archiver.write({ realmId: org.id, type: 'full_without_consent', target: resolve(o.output), now: new Date() });
+  report(o, { exported: counts, size }, [`Exported ${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')} to ${o.output} (${size} bytes)`]);
+}
+
+async function importArchive(open: OpenServices, file: string, o: Common & { subdomain: string; name?: string }): Promise<void> {
+  const r = await (await open()).archiveImporter.import(resolve(file), { subdomain: o.subdomain, name: o.name });
+  report(o, { organization: { id: r.id, subdomain: r.subdomain, url: r.url, owner_email: r.ownerEmail, owner_password: r.ownerPassword }, imported: r.imported, skipped: r.skipped }, [
+    `Imported the organization (id ${r.id}) at ${r.url}: ${Object.entries(r.imported).map(([k, n]) => `${n} ${k}`).join(', ')}${r.skipped > 0 ? `; skipped ${r.skipped}` : ''}`,
+    `Owner: ${r.ownerEmail}`,
+    `Owner password (shown only once): ${r.ownerPassword}`,
+  ]);
 }
 
 function positiveInt(v: string): number {

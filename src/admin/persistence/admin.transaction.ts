@@ -1,6 +1,7 @@
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
+import { TypeOrmArchiveImportWriter } from './typeorm-archive-import.writer.js';
 import { TypeOrmImportWriter } from './typeorm-import.writer.js';
 
-export const adminTransaction: TransactionContribution<'adminImport'> = {
-  repositories: (em) => ({ adminImport: new TypeOrmImportWriter(em) }),
+export const adminTransaction: TransactionContribution<'adminImport' | 'archiveImport'> = {
+  repositories: (em) => ({ adminImport: new TypeOrmImportWriter(em), archiveImport: new TypeOrmArchiveImportWriter(em) }),
 };

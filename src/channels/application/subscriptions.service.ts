@@ -20,7 +20,7 @@ import {
   unsubscribesOthers,
 } from '@app/domain/channels';
 import { badRequest, DomainError } from '@app/domain/shared';
-import type { Actor } from '@app/domain/users';
+import { type Actor, guestsNotAllowed, isGuest } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
@@ -38,6 +38,11 @@ export interface SubscribeRequest extends ChannelCreationOptions {
   sendNewSubscriptionMessages: boolean;
   /** Announce new channels in the organization's new-channel announcements channel. */
   announce: boolean;
+}
+
+export interface UnsubscribeResult {
+  removed: string[];
+  notRemoved: string[];
 }
 
 export interface SubscribeResult {
@@ -110,76 +115,106 @@ export class SubscriptionsService {
   }
 
   /** POST /users/me/subscriptions (spec 20 §2): creates the missing channels, then subscribes. */
-  async subscribe(actor: Actor, req: SubscribeRequest): Promise<SubscribeResult> {
-    return this.uow.run(async (tx) => {
-      const realmId = actor.realmId;
-      const facts = await this.facts(tx, actor);
-      const retention = parseRetentionDays(req.messageRetentionDays);
-      assertCanChooseTopicsPolicy(facts, req.topicsPolicy);
-      const items = req.subscriptions.map((s) => ({ ...s, name: parseChannelName(s.name) }));
-      const existing = await tx.channels.findByNames(realmId, items.map((i) => i.name), true);
-      const taken = new Set(existing.map((c) => c.name.toLowerCase()));
-      // Channels to create: the requested names no channel has, case-insensitively.
-      const toCreate = [...new Map(items.filter((i) => !taken.has(i.name.toLowerCase())).map((i) => [i.name.toLowerCase(), i])).values()];
-      const now = this.clock.now();
-      const created = toCreate.length > 0 ? await createChannels(tx, actor, facts, toCreate, req, retention, now) : [];
-      const { authorized, unauthorized } = authorizeSubscribing(await this.seenBy(tx, actor, existing), facts.viewer, {
-        othersToo: subscribesOthers(actor.userId, req.principals),
-        authorizationErrorsFatal: req.authorizationErrorsFatal,
-        realmCanAddSubscribers: facts.realmSettings.can_add_subscribers_group,
-      });
-      const principals = req.principals ?? [];
-      const userIds = principals.length > 0 ? (await resolvePrincipals(tx, realmId, principals)).map((u) => u.id) : [actor.userId];
-      const channels = [...authorized, ...created];
-      const { subscribed, already, joined } = await subscribeUsers(tx, realmId, userIds, channels, requestedColors(items, channels));
-      const result: SubscribeResult = { subscribed, alreadySubscribed: already };
-      if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);
-      const sent = await this.notices.post(
-        tx,
-        realmId,
-        {
-          callerId: actor.userId,
-          created,
-          joined,
-          channelNames: new Map(channels.map((c) => [c.id, c.name])),
-          announce: req.announce,
-          sendSubscriptionMessages: req.sendNewSubscriptionMessages,
-        },
-        now,
-      );
-      if (req.sendNewSubscriptionMessages) result.newSubscriptionMessagesSent = sent;
-      return result;
-    });
+  subscribe(actor: Actor, req: SubscribeRequest): Promise<SubscribeResult> {
+    return this.uow.run((tx) => this.subscribeIn(tx, actor, req));
   }
 
   /** DELETE /users/me/subscriptions (spec 20 §6). */
-  async unsubscribe(actor: Actor, rawNames: string[], principals: number[] | string[] | null): Promise<{ removed: string[]; notRemoved: string[] }> {
+  unsubscribe(actor: Actor, rawNames: string[], principals: number[] | string[] | null): Promise<UnsubscribeResult> {
+    return this.uow.run((tx) => this.unsubscribeIn(tx, actor, rawNames, principals));
+  }
+
+  /**
+   * PATCH /users/me/subscriptions (Zulip's update_subscriptions_backend): the caller's own
+   * subscribe (POST's defaults) then unsubscribe, in one transaction: both happen, or (on any
+   * error) neither. The answer is the union of both answers.
+   */
+  async updateSubscriptions(actor: Actor, add: SubscriptionRequestItem[], remove: string[]): Promise<SubscribeResult & UnsubscribeResult> {
+    if (add.length === 0 && remove.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+    // The subscribe step is require_non_guest_user, even with nothing to add.
+    if (isGuest(actor.role)) throw guestsNotAllowed();
     return this.uow.run(async (tx) => {
-      const realmId = actor.realmId;
-      const targets =
-        principals && principals.length > 0
-          ? await resolvePrincipals(tx, realmId, principals)
-          : [(await tx.users.findById(realmId, actor.userId))!];
-      const names = rawNames.map(parseChannelName);
-      const found = await tx.channels.findByNames(realmId, names, true);
-      const byLower = new Map(found.map((c) => [c.name.toLowerCase(), c]));
-      if (unsubscribesOthers(actor.userId, targets)) {
-        const facts = await this.facts(tx, actor);
-        assertCanRemoveSubscribers(await this.seenBy(tx, actor, found), facts.viewer);
-      }
-      const missing = names.find((n) => !byLower.has(n.toLowerCase()));
-      if (missing !== undefined) {
-        throw new DomainError(`Channel '${missing}' does not exist`, 'STREAM_DOES_NOT_EXIST', 'invalid', { stream: missing, channel_name: missing });
-      }
-      const channels = [...new Map(names.map((n) => [n.toLowerCase(), byLower.get(n.toLowerCase())!])).values()];
-      const channelNames = new Map(channels.map((c) => [c.id, c.name]));
-      const userIds = targets.map((u) => u.id);
-      const existing = await tx.subscriptions.getForUpdate(userIds, channels.map((c) => c.id));
-      const { left, notSubscribed } = leaveChannels(userIds, channels.map((c) => c.id), existing);
-      await tx.subscriptions.save(realmId, left);
-      tx.afterCommit(await subscriptionChangeEvents(tx, realmId, left.flatMap((s) => s.pullEvents()), channelNames));
-      return { removed: left.map((s) => channelNames.get(s.channelId)!), notRemoved: notSubscribed.map((p) => channelNames.get(p.channelId)!) };
+      const added = await this.subscribeIn(tx, actor, {
+        subscriptions: add,
+        principals: null,
+        authorizationErrorsFatal: true,
+        inviteOnly: false,
+        isWebPublic: false,
+        isDefaultStream: false,
+        messageRetentionDays: 'realm_default',
+        groupSettings: {},
+        sendNewSubscriptionMessages: true,
+        announce: false,
+      });
+      return { ...added, ...(await this.unsubscribeIn(tx, actor, remove, null)) };
     });
+  }
+
+  private async subscribeIn(tx: Tx, actor: Actor, req: SubscribeRequest): Promise<SubscribeResult> {
+    const realmId = actor.realmId;
+    const facts = await this.facts(tx, actor);
+    const retention = parseRetentionDays(req.messageRetentionDays);
+    assertCanChooseTopicsPolicy(facts, req.topicsPolicy);
+    const items = req.subscriptions.map((s) => ({ ...s, name: parseChannelName(s.name) }));
+    const existing = await tx.channels.findByNames(realmId, items.map((i) => i.name), true);
+    const taken = new Set(existing.map((c) => c.name.toLowerCase()));
+    // Channels to create: the requested names no channel has, case-insensitively.
+    const toCreate = [...new Map(items.filter((i) => !taken.has(i.name.toLowerCase())).map((i) => [i.name.toLowerCase(), i])).values()];
+    const now = this.clock.now();
+    const created = toCreate.length > 0 ? await createChannels(tx, actor, facts, toCreate, req, retention, now) : [];
+    const { authorized, unauthorized } = authorizeSubscribing(await this.seenBy(tx, actor, existing), facts.viewer, {
+      othersToo: subscribesOthers(actor.userId, req.principals),
+      authorizationErrorsFatal: req.authorizationErrorsFatal,
+      realmCanAddSubscribers: facts.realmSettings.can_add_subscribers_group,
+    });
+    const principals = req.principals ?? [];
+    const userIds = principals.length > 0 ? (await resolvePrincipals(tx, realmId, principals)).map((u) => u.id) : [actor.userId];
+    const channels = [...authorized, ...created];
+    const { subscribed, already, joined } = await subscribeUsers(tx, realmId, userIds, channels, requestedColors(items, channels));
+    const result: SubscribeResult = { subscribed, alreadySubscribed: already };
+    if (!req.authorizationErrorsFatal) result.unauthorized = unauthorized.map((c) => c.name);
+    const sent = await this.notices.post(
+      tx,
+      realmId,
+      {
+        callerId: actor.userId,
+        created,
+        joined,
+        channelNames: new Map(channels.map((c) => [c.id, c.name])),
+        announce: req.announce,
+        sendSubscriptionMessages: req.sendNewSubscriptionMessages,
+      },
+      now,
+    );
+    if (req.sendNewSubscriptionMessages) result.newSubscriptionMessagesSent = sent;
+    return result;
+  }
+
+  private async unsubscribeIn(tx: Tx, actor: Actor, rawNames: string[], principals: number[] | string[] | null): Promise<UnsubscribeResult> {
+    const realmId = actor.realmId;
+    const targets =
+      principals && principals.length > 0
+        ? await resolvePrincipals(tx, realmId, principals)
+        : [(await tx.users.findById(realmId, actor.userId))!];
+    const names = rawNames.map(parseChannelName);
+    const found = await tx.channels.findByNames(realmId, names, true);
+    const byLower = new Map(found.map((c) => [c.name.toLowerCase(), c]));
+    if (unsubscribesOthers(actor.userId, targets)) {
+      const facts = await this.facts(tx, actor);
+      assertCanRemoveSubscribers(await this.seenBy(tx, actor, found), facts.viewer);
+    }
+    const missing = names.find((n) => !byLower.has(n.toLowerCase()));
+    if (missing !== undefined) {
+      throw new DomainError(`Channel '${missing}' does not exist`, 'STREAM_DOES_NOT_EXIST', 'invalid', { stream: missing, channel_name: missing });
+    }
+    const channels = [...new Map(names.map((n) => [n.toLowerCase(), byLower.get(n.toLowerCase())!])).values()];
+    const channelNames = new Map(channels.map((c) => [c.id, c.name]));
+    const userIds = targets.map((u) => u.id);
+    const existing = await tx.subscriptions.getForUpdate(userIds, channels.map((c) => c.id));
+    const { left, notSubscribed } = leaveChannels(userIds, channels.map((c) => c.id), existing);
+    await tx.subscriptions.save(realmId, left);
+    tx.afterCommit(await subscriptionChangeEvents(tx, realmId, left.flatMap((s) => s.pullEvents()), channelNames));
+    return { removed: left.map((s) => channelNames.get(s.channelId)!), notRemoved: notSubscribed.map((p) => channelNames.get(p.channelId)!) };
   }
 
   /**

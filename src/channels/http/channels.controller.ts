@@ -29,6 +29,7 @@ import {
   SubscriptionsDto,
   UnsubscribeDto,
   UpdateChannelDto,
+  UpdateSubscriptionsDto,
 } from './channels.dto.js';
 
 @Controller('api/v1')
@@ -99,6 +100,19 @@ export class ChannelsController {
   async unsubscribe(@CurrentActor() actor: Actor, @ZulipParams() p: UnsubscribeDto) {
     const r = await this.subscriptions.unsubscribe(actor, p.subscriptions, p.principals);
     return { removed: r.removed, not_removed: r.notRemoved };
+  }
+
+  /** PATCH /users/me/subscriptions: subscribe to `add` and unsubscribe from `delete` in one transaction. */
+  @Patch('users/me/subscriptions')
+  async updateSubscriptions(@CurrentActor() actor: Actor, @ZulipParams() p: UpdateSubscriptionsDto) {
+    const r = await this.subscriptions.updateSubscriptions(actor, p.add ?? [], p.delete ?? []);
+    return {
+      subscribed: r.subscribed,
+      already_subscribed: r.alreadySubscribed,
+      ...(r.newSubscriptionMessagesSent !== undefined ? { new_subscription_messages_sent: r.newSubscriptionMessagesSent } : {}),
+      removed: r.removed,
+      not_removed: r.notRemoved,
+    };
   }
 
   @Patch('users/me/subscriptions/muted_topics')

@@ -30,7 +30,7 @@ export const principals = (): Decoder<number[] | string[]> =>
   return v as string[];
 }, { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'array', items: { type: 'string' } }] });
 
-const subscriptionItem = described<Decoder<{ name: string; color?: string; description?: string }>>((v, path) => {
+export const subscriptionItem = described<Decoder<{ name: string; color?: string; description?: string }>>((v, path) => {
   const d = dict(
     {
       name: { decoder: str() },
@@ -99,6 +99,12 @@ export class CreateChannelDto extends ChannelSettingValues {
   @JsonParam(nullable(int()), { optional: true }) folder_id?: number | null;
   @JsonParam(literal(TOPICS_POLICIES), { optional: true }) topics_policy?: TopicsPolicy;
   @JsonParam(bool(), { default: false }) announce: boolean;
+}
+
+/** PATCH /users/me/subscriptions: Zulip's parameter order (delete, then add) decides which error comes first. */
+export class UpdateSubscriptionsDto {
+  @JsonParam(list(str()), { optional: true, domainNul: true }) delete?: string[];
+  @JsonParam(list(subscriptionItem), { optional: true, domainNul: ['name'] }) add?: { name: string; color?: string; description?: string }[];
 }
 
 export class UnsubscribeDto {

@@ -6,11 +6,11 @@ import {
   REALM_GROUP_SETTING_NAMES,
   RealmTopicsPolicy,
 } from '@app/domain/realm';
-import { REPORT_MESSAGE_TYPES, uploadQuotaMib } from '@app/domain/messages';
+import { REPORT_MESSAGE_TYPES, serverThumbnailFormats, uploadQuotaMib } from '@app/domain/messages';
 import { paragraphHtml } from '@app/domain/shared';
 import type { GroupSettingValue } from '@app/domain/users';
-import type { RealmRecord } from '../../realm/index.js';
-import { authenticationMethods, brandedRealmFields, realmIconUrl } from '../../server/index.js';
+import { type RealmRecord, realmImageFields } from '../../realm/index.js';
+import { authenticationMethods, brandedRealmFields } from '../../server/index.js';
 import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 import type { ServerConfig } from '../../shared/config/server-config.js';
 import { unixSeconds } from '../../users/index.js';
@@ -48,7 +48,7 @@ function organizationSettings(realm: RealmRecord, config: ServerConfig) {
     realm_enable_guest_user_indicator: true,
     realm_enable_read_receipts: realm.enableReadReceipts,
     realm_enable_spectator_access: realm.enableSpectatorAccess,
-    realm_giphy_rating: 2,
+    realm_gif_rating_policy: 2,
     realm_inline_image_preview: true,
     realm_inline_url_embed_preview: false,
     realm_invite_required: realm.inviteRequired,
@@ -70,6 +70,8 @@ function organizationSettings(realm: RealmRecord, config: ServerConfig) {
     realm_waiting_period_threshold: realm.waitingPeriodThreshold,
     realm_want_advertise_in_communities_directory: false,
     realm_welcome_message_custom_text: '',
+    realm_default_avatar_source: 'G', // Gravatar: the only default avatar this server makes
+    realm_uuid: realm.uuid,
   };
 }
 
@@ -90,12 +92,7 @@ function brandingAndUrls(realm: RealmRecord, config: ServerConfig) {
     max_file_upload_size_mib: config.maxFileUploadSizeMib,
     max_icon_file_size_mib: LIMITS.maxIconFileSizeMib,
     realm_upload_quota_mib: uploadQuotaMib(realm.customUploadQuotaGb),
-    realm_icon_url: realmIconUrl(realm),
-    realm_icon_source: 'G',
-    realm_logo_url: '',
-    realm_logo_source: 'D',
-    realm_night_logo_url: '',
-    realm_night_logo_source: 'D',
+    ...realmImageFields(realm),
     max_logo_file_size_mib: LIMITS.maxLogoFileSizeMib,
     realm_url: url,
     realm_uri: url,
@@ -121,11 +118,11 @@ function serverSettings(realm: RealmRecord, config: ServerConfig) {
     password_min_guesses: 10000,
     server_inline_image_preview: true,
     server_inline_url_embed_preview: false,
-    server_thumbnail_formats: [],
+    server_thumbnail_formats: serverThumbnailFormats(),
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_web_public_streams_enabled: config.webPublicStreamsEnabled,
-    giphy_rating_options: {},
+    gif_rating_policy_options: {},
     server_emoji_data_url: '',
     server_needs_upgrade: false,
     event_queue_longpoll_timeout_seconds: 90,

@@ -211,7 +211,10 @@ export class RegisterSections {
     if (want('message') && want('update_message_flags')) state.unread_msgs = this.unreads(actor, read);
     if (want('starred_messages')) state.starred_messages = read.starredIds;
     if (want('recent_private_conversations')) state.recent_private_conversations = read.recentConversations;
-    if (want('onboarding_steps')) state.onboarding_steps = nextOnboardingSteps(read.seenOnboardingSteps);
+    if (want('onboarding_steps')) {
+      state.onboarding_steps = nextOnboardingSteps(read.seenOnboardingSteps);
+      state.navigation_tour_video_url = null; // this server has no navigation tour video
+    }
     if (want('user_topic') || want('muted_topics')) {
       const topics = read.userTopics;
       if (want('user_topic')) {

@@ -30,6 +30,8 @@ import {
   presentLegacyDisplaySettings,
   presentLegacyNotificationSettings,
   presentProfileData,
+  presentRealmUserDefaults,
+  RealmUserDefaultsQueries,
   presentUser,
   presentUserGroup,
   presentUserSettings,
@@ -45,41 +47,20 @@ import {
 import { realmSection } from './realm-section.js';
 import type { RegisterSnapshot } from './register-sections.js';
 
-/** The sections POST /register can return today; the others arrive with their modules. */
-export const FETCHABLE = [
-  'realm',
-  'realm_user',
-  'realm_bot',
-  'realm_user_groups',
-  'realm_domains',
-  'realm_linkifiers',
-  'realm_filters',
-  'realm_playgrounds',
-  'realm_emoji',
-  'user_status',
-  'reminders',
-  'subscription',
-  'stream',
-  'message',
-  'update_message_flags',
-  'starred_messages',
-  'user_topic',
-  'muted_topics',
-  'drafts',
-  'saved_snippets',
-  'scheduled_messages',
-  'default_streams',
-  'presence',
-  'user_settings',
-  'update_display_settings',
-  'update_global_notifications',
-  'custom_profile_fields',
-  'alert_words',
-  'muted_users',
-  'channel_folders',
-  'default_stream_groups',
-  'navigation_views',
-] as const;
+/**
+ * Sections about services this server does not run (GIF providers, Zoom, billing, embedded and
+ * incoming-webhook bots): what Zulip answers without them. Search matches substrings, so no word
+ * is a stop word.
+ */
+function absentServiceSections(want: (section: string) => boolean, state: Record<string, unknown>): void {
+  if (want('giphy')) state.giphy_api_key = '';
+  if (want('tenor')) state.tenor_api_key = '';
+  if (want('video_calls')) state.has_zoom_token = false;
+  if (want('realm_billing')) state.realm_billing = {};
+  if (want('realm_embedded_bots')) state.realm_embedded_bots = [];
+  if (want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = [];
+  if (want('stop_words')) state.stop_words = [];
+}
 
 /** Client capabilities (the `client_capabilities` object of POST /register) that change the initial state. */
 export interface ClientCapabilities {
@@ -115,6 +96,7 @@ export class RegisterService {
     private readonly profileFields: CustomProfileFieldQueries,
     private readonly bots: BotsService,
     private readonly cache: OrganizationSettingsCache,
+    private readonly userDefaults: RealmUserDefaultsQueries,
   ) {}
 
   /**
@@ -124,6 +106,7 @@ export class RegisterService {
   async spectatorState(realm: RealmRecord, want: (section: string) => boolean): Promise<Record<string, unknown>> {
     const state: Record<string, unknown> = { ...versionFields(this.config) };
     if (want('realm')) Object.assign(state, realmSection(realm, await this.realms.groupSettings(realm.id), this.config));
+    if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = presentRealmUserDefaults(await this.userDefaults.of(realm.id));
     return state;
   }
 
@@ -140,6 +123,12 @@ export class RegisterService {
     const settings = await entry.value('groupSettings', () => this.realms.groupSettings(actor.realmId));
     const state: Record<string, unknown> = { ...versionFields(this.config) };
     if (want('realm')) Object.assign(state, await entry.value('register.realm', async () => Object.freeze(realmSection(realm, settings, this.config))));
+    if (want('realm_user_settings_defaults')) {
+      // realm_user_defaults is versioned.
+      state.realm_user_settings_defaults = await entry.value('register.userSettingsDefaults', async () =>
+        Object.freeze(presentRealmUserDefaults(await this.userDefaults.of(actor.realmId))),
+      );
+    }
     if (want('realm_user')) Object.assign(state, await this.realmUserSection(actor, read, realm, settings, clientGravatar));
     if (want('realm_bot')) state.realm_bots = (await this.bots.realmBots(actor)).map(presentBot);
     if (want('realm_user_groups')) {
@@ -176,6 +165,7 @@ export class RegisterService {
     }
     if (want('alert_words')) state.alert_words = read.alertWords;
     if (want('muted_users')) state.muted_users = read.mutedUsers;
+    absentServiceSections(want, state);
     return state;
   }
 
@@ -218,6 +208,7 @@ export class RegisterService {
       can_create_web_public_streams: canWebPublic,
       can_create_streams: canPublic || canPrivate || canWebPublic,
       can_invite_others_to_realm: holds('can_invite_users_group'),
+      can_subscribe_other_users: holds('can_add_subscribers_group'),
       is_admin: isAdmin(me.role),
       is_owner: isOwner(me.role),
       is_moderator: me.role === Role.MODERATOR,

@@ -1,4 +1,4 @@
-import type { Reaction, TopicVariantRow } from '@app/domain/messages';
+import type { Reaction, Submessage, TopicVariantRow } from '@app/domain/messages';
 import type { MessageRecord } from './message.ports.js';
 
 /** A narrow term as the API sends it. */
@@ -85,6 +85,8 @@ export abstract class MessageQueries {
   abstract senders(ids: readonly number[]): Promise<Map<number, SenderInfo>>;
   /** The reactions of these messages, oldest first, by message id (one statement). */
   abstract reactions(realmId: number, messageIds: readonly number[]): Promise<Map<number, Reaction[]>>;
+  /** The submessages of these messages, in order, by message id (one statement). */
+  abstract submessages(realmId: number, messageIds: readonly number[]): Promise<Map<number, Submessage[]>>;
   abstract channelNames(ids: readonly number[]): Promise<Map<number, string>>;
   abstract directParticipants(recipientIds: readonly number[]): Promise<Map<number, SenderInfo[]>>;
   abstract realmStringId(realmId: number): Promise<string>;

@@ -1,4 +1,5 @@
 import { UnicodeEmojiTable, type UnicodeEmojiLookup } from '@app/domain/emoji';
+import type { UploadPreview } from '@app/domain/messages';
 import type { CompiledPattern } from '@app/domain/realm';
 
 /** Who a message's mentions resolve to (resolved by the service, read by the renderer). */
@@ -30,6 +31,13 @@ export interface RenderTargets extends MentionTargets {
   linkifiers: readonly RenderLinkifier[];
   /** The organization's URL (links into it become relative), or null. */
   realmUrl: string | null;
+  /**
+   * The organization's uploaded images the content links, by path id (Zulip's
+   * user_upload_previews): a `/user_uploads/` link is previewed exactly when its upload is here
+   * (as its thumbnail, or a loading placeholder). Absent: rendering without the database, where
+   * such links are previewed by their extension like any other.
+   */
+  uploadPreviews?: ReadonlyMap<string, UploadPreview>;
 }
 
 /** Targets that resolve nothing (content rendered outside any organization's names). */

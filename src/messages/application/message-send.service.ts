@@ -2,6 +2,8 @@ import { type Channel, holds, type Viewer } from '@app/domain/channels';
 import {
   automaticVisibilityAfterSend,
   type ChannelSendFacts,
+  checkWidgetContent,
+  type JsonInput,
   DEFAULT_AUTOMATIC_VISIBILITY,
   type DirectSendFacts,
   extractMentions,
@@ -11,6 +13,8 @@ import {
   parseTopicForSend,
   readBySenderDefault,
   VisibilityPolicy,
+  widgetFromContent,
+  widgetSubmessageContent,
 } from '@app/domain/messages';
 import { badRequest, DomainError } from '@app/domain/shared';
 import { type Actor, type GroupSettingValue, SystemGroup } from '@app/domain/users';
@@ -37,6 +41,8 @@ export interface SendRequest {
   client: string;
   queueId?: string;
   localId?: string;
+  /** `widget_content` (an API programmer's widget, instead of one from the content), as parsed. */
+  widgetContent?: JsonInput;
 }
 
 export interface SendResult {
@@ -184,6 +190,7 @@ export class MessageSender {
     facts.recipientId = reads.recipientId ?? (await tx.conversations.channelRecipient(actor.realmId, channel.id));
     const attachments = await claimableAttachments(tx, actor, content);
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
+    this.attachWidget(message, req);
     return { kind: 'channel', message, ctx, channel, sender, topic: d.topic, facts, resolution, attachments };
   }
 
@@ -258,6 +265,15 @@ export class MessageSender {
     };
   }
 
+  /**
+   * The widget a new message is stored with (Zulip's do_widget_post_save_actions): the checked
+   * `widget_content` when sent (check_message refuses a bad one), else one its content makes
+   * (`/poll`, `/todo`), else none.
+   */
+  private attachWidget(message: Message, req: SendRequest): void {
+    const widget = req.widgetContent !== undefined ? checkWidgetContent(req.widgetContent) : widgetFromContent(message.content);
+    if (widget !== null) message.attachWidget(widgetSubmessageContent(widget));
+  }
 
   /** The sender's automatic follow / unmute of the topic (spec 10 §2.9). */
   private async followAfterSend(
@@ -309,6 +325,7 @@ export class MessageSender {
     const attachments = await claimableAttachments(tx, actor, content);
     const rendered = this.renderer.render(content, await this.renderTargets.resolve(tx, actor.realmId, actor.userId, content, resolution.targets));
     const message = Message.create(this.newMessage(actor, req, content, rendered, resolution, attachments), facts, now);
+    this.attachWidget(message, req);
     return { kind: 'direct', message, ctx, sender, recipients, participants, attachments };
   }
 

@@ -1,9 +1,10 @@
-import { FLAG_BITS, flagsToApi, isMeMessage, type Message, type MessageEvent, type ReactionEvent, type TopicMove } from '@app/domain/messages';
+import { FLAG_BITS, flagsToApi, isMeMessage, type Message, type MessageEvent, type ReactionEvent, type Submessage, type TopicMove } from '@app/domain/messages';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import { clientComputesGravatar } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
 import { userTopicEvent } from '../../channels/index.js';
 import { avatarUrl } from '../../users/index.js';
+import { presentSubmessage } from './messages.views.js';
 
 export interface MessageEventInput {
   realmId: number;
@@ -30,6 +31,8 @@ export interface MessageEventInput {
   /** Each recipient's flags bitmask, as written. */
   rows: readonly { userId: number; flags: number }[];
   localEcho?: { queueId: string; localId: string };
+  /** A widget message's first submessage, stored with it. */
+  submessages?: readonly Submessage[];
 }
 
 /** What a `message` event takes from the stored message itself. */
@@ -44,6 +47,7 @@ export function storedMessageFields(message: Message) {
     renderedContent: m.renderedContent,
     dateSent: m.dateSent,
     client: m.sendingClient,
+    submessages: message.newSubmessages(),
   };
 }
 
@@ -66,7 +70,7 @@ export function messageEvent(m: MessageEventInput): ClientEvent {
     topic_links: [],
     is_me_message: isMeMessage(m.content),
     reactions: [],
-    submessages: [],
+    submessages: (m.submessages ?? []).map(presentSubmessage),
     sender_full_name: m.sender.fullName,
     sender_email: m.sender.email,
     sender_realm_str: m.realmStringId,
@@ -149,6 +153,34 @@ export function messageUpdateEvents(u: MessageUpdate): ClientEvent[] {
   return events;
 }
 
+/**
+ * Zulip's do_update_embedded_data: a message's rendering changed without an edit (its uploaded
+ * image got its thumbnail, or lost its preview): `update_message` with `rendering_only`, no
+ * editor, to the readers in `flags` (each with their flags).
+ */
+export function renderingUpdatedEvent(
+  realmId: number,
+  m: { id: number; content: string; renderedContent: string },
+  at: Date,
+  flags: ReadonlyMap<number, string[]>,
+): ClientEvent {
+  return {
+    realmId,
+    event: {
+      type: 'update_message',
+      user_id: null,
+      edit_timestamp: seconds(at),
+      message_id: m.id,
+      message_ids: [m.id],
+      content: m.content,
+      rendered_content: m.renderedContent,
+      rendering_only: true,
+    },
+    userIds: [...flags.keys()],
+    perUser: Object.fromEntries([...flags].map(([id, f]) => [String(id), { flags: f }])),
+  };
+}
+
 /** The `delete_message` event of a deleted message. */
 export function messageDeletedEvent(
   realmId: number,
@@ -206,6 +238,18 @@ export function topicVisibilityMovedEvents(
     ...visibility.removed.map((u) => userTopicEvent(realmId, u, move.from.channelId, move.from.topic, 0, now)),
     ...visibility.set.map((r) => userTopicEvent(realmId, r.userId, move.to.channelId, move.to.topic, r.policy, r.lastUpdated)),
   ];
+}
+
+/**
+ * The `submessage` event (Zulip's do_add_submessage): the submessage as stored, to the message's
+ * audience (event_recipient_ids_for_action_on_messages, as reactions).
+ */
+export function submessageEvent(realmId: number, s: Submessage, audience: readonly number[]): ClientEvent {
+  return {
+    realmId,
+    event: { type: 'submessage', msg_type: s.msgType, message_id: s.messageId, submessage_id: s.id, sender_id: s.senderId, content: s.content },
+    userIds: [...audience],
+  };
 }
 
 /**

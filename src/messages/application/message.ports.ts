@@ -223,6 +223,10 @@ export abstract class FileStorage {
   abstract path(pathId: string): string;
   /** Deletes the stored file; a file already gone is not an error. */
   abstract remove(pathId: string): Promise<void>;
+  /** Writes a file the server made (a thumbnail) so that no reader ever sees it half written. */
+  abstract write(pathId: string, data: Buffer): Promise<void>;
+  /** Deletes every thumbnail of the upload (none is no error). */
+  abstract removeThumbnails(pathId: string): Promise<void>;
 }
 
 declare module '../../shared/application/unit-of-work.js' {

@@ -1,3 +1,4 @@
+import { referencedUploadPaths, uploadPreviewOf } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import { EmojiCatalog, presentRealmEmoji } from '../../emoji/index.js';
 import { PatternEngine } from '../../realm/index.js';
@@ -32,7 +33,8 @@ export function prepareLinkifierPattern(source: string): string {
 /**
  * Resolves, inside the caller's transaction, every name a rendering looks up: the channels
  * the content links (those `viewerId` may see), the custom emoji it names and the
- * organization's linkifiers, one statement per kind whatever the content holds. The
+ * organization's linkifiers, and the uploaded images it links (read FOR KEY SHARE, see
+ * ImageAttachmentRepository.previewable), one statement per kind whatever the content holds. The
  * collaborator of every use case that renders (send, edit, preview, notices, reminders).
  */
 @Injectable()
@@ -48,6 +50,8 @@ export class RenderTargetsResolver {
     const channels = await tx.conversations.linkableChannels(realmId, channelNames, viewerId);
     const emoji = await tx.realmEmoji.activeNamed(realmId, emojiNames);
     const settings = await tx.conversations.renderSettings(realmId);
+    const uploadPaths = referencedUploadPaths(content);
+    const images = uploadPaths.length === 0 ? [] : await tx.imageAttachments.previewable(realmId, uploadPaths);
     return {
       ...mentions,
       channelsByName: new Map(channels.map((c) => [c.name, c])),
@@ -58,6 +62,7 @@ export class RenderTargetsResolver {
         return compiled.ok ? [{ pattern: compiled.regex, urlTemplate: l.urlTemplate }] : [];
       }),
       realmUrl: this.config.realmUrl(settings.stringId),
+      uploadPreviews: new Map(images.map((i) => [i.pathId, uploadPreviewOf(i)])),
     };
   }
 }

@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { badRequest } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
-import { Controller, Delete, Get, NotFoundException, Param, Patch, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentActor, SessionCookieAccepted } from '../../shared/auth/decorators.js';
 import { RawResponse } from '../../shared/http/envelope.interceptor.js';
@@ -9,12 +8,12 @@ import { bool, int, JsonParam, PlainParam, str, ZulipParams } from '../../shared
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { AcceptsFiles, type ReceivedFiles, UploadedBody } from '../../shared/http/multipart-body.interceptor.js';
 import { ApiPost } from '../../shared/http/routes.js';
-import { detectServedContent, readHead, UPLOAD_CONTENT_SECURITY_POLICY } from '../../shared/http/served-content.js';
 import { MessageEditService } from '../application/message-edit.service.js';
 import { MessageFlagsService } from '../application/message-flags.service.js';
 import { MessageReadingService } from '../application/message-reading.service.js';
 import { UploadsService } from '../application/uploads.service.js';
 import { presentAttachment } from '../application/attachments.views.js';
+import { sendStoredFile } from './stored-file-response.js';
 import { EditMessageDto, narrowDecoder, UpdateFlagsDto } from './messages.dto.js';
 import type { NarrowTerm } from '../application/message-queries.js';
 
@@ -167,14 +166,6 @@ export class MessageActionsController {
     @Res() res: Response,
   ) {
     const { attachment, file } = await this.uploads.download(actor, `${realmId}/${bucket}/${key}/${name}`);
-    // The type comes from the file's own bytes, never from the uploader's claim or the name.
-    const head = await readHead(file);
-    if (head === null) throw new NotFoundException();
-    const { contentType, inline } = detectServedContent(head);
-    res.setHeader('Content-Type', contentType);
-    res.setHeader('Content-Security-Policy', UPLOAD_CONTENT_SECURITY_POLICY);
-    res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(attachment.name)}`);
-    res.setHeader('Content-Length', String(attachment.size));
-    createReadStream(file).on('error', () => res.status(404).end()).pipe(res);
+    await sendStoredFile(res, file, attachment.name, attachment.size);
   }
 }

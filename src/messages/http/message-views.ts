@@ -25,6 +25,8 @@ export class MessageViews {
     const channelNames = await this.queries.channelNames(ids.channels);
     const participants = await this.queries.directParticipants(ids.directRecipients);
     const reactions = await this.queries.reactions(realmId, fetched.map((f) => f.message.id));
+    // Only a page with widgets reads submessages (messages.has_submessages).
+    const submessages = await this.queries.submessages(realmId, fetched.filter((f) => f.message.hasSubmessages).map((f) => f.message.id));
     // The organization as of the caller's settings version: from the settings cache (as register
     // reads it), no statement per fetch.
     const load = () => this.realms.get(realmId);
@@ -33,6 +35,7 @@ export class MessageViews {
       presentMessage(f, {
         senders,
         reactions,
+        submessages,
         channelNames,
         participants,
         realmStringId: realm.stringId,

@@ -1,14 +1,16 @@
-import { displayTopic, flagsToApi, HISTORICAL_FLAGS, isMeMessage, type Reaction } from '@app/domain/messages';
+import { displayTopic, flagsToApi, HISTORICAL_FLAGS, isMeMessage, type Reaction, type Submessage } from '@app/domain/messages';
 import { EditHistoryVisibility } from '@app/domain/realm';
 import { shownAvatarUrl } from '../../users/index.js';
 import type { FetchedMessage, SenderInfo } from '../application/message-queries.js';
 import type { EditHistoryEntry, MessageRecord } from '../application/message.ports.js';
-import { presentReaction } from '../application/messages.views.js';
+import { presentReaction, presentSubmessage } from '../application/messages.views.js';
 
 export interface PresentContext {
   senders: Map<number, SenderInfo>;
   /** Each message's reactions, oldest first. */
   reactions: Map<number, Reaction[]>;
+  /** The submessages of the messages that have some, in order. */
+  submessages: Map<number, Submessage[]>;
   channelNames: Map<number, string>;
   participants: Map<number, SenderInfo[]>;
   realmStringId: string;
@@ -44,7 +46,7 @@ export function presentMessage({ message: m, flags }: FetchedMessage, c: Present
     topic_links: [],
     is_me_message: isMeMessage(m.content),
     reactions: (c.reactions.get(m.id) ?? []).map(presentReaction),
-    submessages: [],
+    submessages: (c.submessages.get(m.id) ?? []).map(presentSubmessage),
     sender_full_name: sender.fullName,
     sender_email: sender.email,
     sender_realm_str: c.realmStringId,

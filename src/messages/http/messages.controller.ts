@@ -11,6 +11,7 @@ import { ApiPost } from '../../shared/http/routes.js';
 import { type FetchRequest, MessageReadsService } from '../application/message-reads.service.js';
 import { MessageSendService } from '../application/message-send.service.js';
 import type { FetchedMessage, NarrowTerm } from '../application/message-queries.js';
+import { jsonInput } from './json-input.js';
 import { MessageViews } from './message-views.js';
 import { GetMessageDto, GetMessagesDto, MessagesSummaryDto, SendMessageDto } from './messages.dto.js';
 
@@ -62,6 +63,7 @@ export class MessagesController {
       client: clientName(p.client, userAgent),
       queueId: p.queue_id,
       localId: p.local_id,
+      ...(p.widget_content !== undefined ? { widgetContent: jsonInput(p.widget_content) } : {}),
     });
     return { id: r.id, ...(r.automaticNewVisibilityPolicy !== undefined ? { automatic_new_visibility_policy: r.automaticNewVisibilityPolicy } : {}) };
   }

@@ -1,4 +1,4 @@
-import { MAX_NARROW_TERMS, tooManyNarrowTerms } from '@app/domain/messages';
+import { MAX_NARROW_TERMS, MAX_SUBMESSAGE_LENGTH, tooManyNarrowTerms } from '@app/domain/messages';
 import {
   bool,
   type Decoder,
@@ -28,6 +28,8 @@ export class SendMessageDto {
   @PlainParam(str(), { optional: true }) local_id?: string;
   @JsonParam(bool(), { optional: true }) read_by_sender?: boolean;
   @PlainParam(str(), { optional: true }) client?: string;
+  /** An API programmer's widget (Zulip's undocumented widget_content): JSON, judged by the use case. */
+  @PlainParam(str({ maxLength: MAX_SUBMESSAGE_LENGTH }), { optional: true }) widget_content?: string;
 }
 
 /** Narrow elements: `[operator, operand]` pairs or `{operator, operand, negated}` objects. */

@@ -1,4 +1,5 @@
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { FileStorage } from '../application/message.ports.js';
 
@@ -29,6 +30,23 @@ export class LocalFileStorage extends FileStorage {
 
   async remove(pathId: string): Promise<void> {
     await rm(this.path(pathId), { force: true });
+  }
+
+  async write(pathId: string, data: Buffer): Promise<void> {
+    const target = this.path(pathId);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, data);
+      await rename(temporary, target);
+    } catch (err) {
+      await rm(temporary, { force: true });
+      throw err;
+    }
+  }
+
+  async removeThumbnails(pathId: string): Promise<void> {
+    await rm(this.path(`thumbnail/${pathId}`), { recursive: true, force: true });
   }
 }
 

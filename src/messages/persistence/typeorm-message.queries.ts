@@ -1,4 +1,4 @@
-import { FLAG_BITS, HISTORICAL_FLAGS, type Reaction, RESOLVED_TOPIC_PREFIX, type TopicVariantRow } from '@app/domain/messages';
+import { FLAG_BITS, HISTORICAL_FLAGS, type Reaction, RESOLVED_TOPIC_PREFIX, type Submessage, type TopicVariantRow } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
@@ -14,6 +14,7 @@ import { isStorableId } from '../../shared/application/ids.js';
 import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
 import { toMessageRecord } from './typeorm-message.repository.js';
 import { REACTION_COLUMNS } from './typeorm-reaction.repository.js';
+import { SUBMESSAGE_COLUMNS } from './typeorm-submessage.repository.js';
 
 /** Larger than any message id (Zulip's LARGER_THAN_MAX_MESSAGE_ID). */
 export const NEWEST = 10_000_000_000_000_000;
@@ -217,6 +218,22 @@ export class TypeOrmMessageQueries extends MessageQueries {
       const list = out.get(messageId) ?? [];
       list.push(reaction);
       out.set(messageId, list);
+    }
+    return out;
+  }
+
+  async submessages(realmId: number, messageIds: readonly number[]): Promise<Map<number, Submessage[]>> {
+    const out = new Map<number, Submessage[]>();
+    if (messageIds.length === 0) return out;
+    const rows: Submessage[] = await this.ds.query(
+      `SELECT ${SUBMESSAGE_COLUMNS} FROM submessages s JOIN messages m ON m.id = s.message_id
+       WHERE m.realm_id = $1 AND s.message_id = ANY($2::int[]) ORDER BY s.id`,
+      [realmId, messageIds],
+    );
+    for (const s of rows) {
+      const list = out.get(s.messageId) ?? [];
+      list.push(s);
+      out.set(s.messageId, list);
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import { type EditHistoryEntry, FLAG_BITS, Message, type TopicMessage, type TopicMove } from '@app/domain/messages';
+import { type EditHistoryEntry, FLAG_BITS, Message, type TopicMessage, type TopicMove, WIDGET_MSG_TYPE } from '@app/domain/messages';
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { isStorableId, storableIds } from '../../shared/application/ids.js';
@@ -21,6 +21,7 @@ export function toMessageRecord(r: Record<string, unknown>): MessageRecord {
     lastMovedTime: r.last_moved_time as Date | null,
     editHistory: (r.edit_history as EditHistoryEntry[] | null) ?? [],
     hasAttachment: r.has_attachment as boolean,
+    hasSubmessages: r.has_submessages as boolean,
   };
 }
 
@@ -77,20 +78,26 @@ export class TypeOrmMessageRepository extends MessageRepository {
     const f = message.pendingFlagPlan();
     const m = message.snapshot();
     const audience = f.audience.kind === 'channel' ? f.audience.channelId : f.audience.userIds;
-    // One statement: the message, its channel's first message if unset ($1), every recipient's row.
+    const widget = message.pendingWidget();
+    // One statement: the message, its channel's first message if unset ($1), every recipient's
+    // row, and a widget's first submessage ($22, only for a widget message).
     const [row] = await this.em.query(
       `WITH ins AS (
          INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent,
-           sending_client, has_attachment)
-         VALUES ($13, $2, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING id
+           sending_client, has_attachment, has_submessages)
+         VALUES ($13, $2, $14, $15, $16, $17, $18, $19, $20, $21, ${widget === null ? 'false' : 'true'}) RETURNING id
        ), first AS (
          UPDATE channels SET first_message_id = (SELECT id FROM ins) WHERE $1 AND id = $15 AND first_message_id IS NULL
        ), rows AS (
          INSERT INTO user_messages (user_id, message_id, flags)
          SELECT u.id, ins.id, ${INITIAL_FLAGS_SQL} FROM users u, ins WHERE ${AUDIENCE_SQL[f.audience.kind]}
          RETURNING user_id, flags
-       )
-       SELECT (SELECT id FROM ins) AS id, coalesce((SELECT json_agg(json_build_array(user_id, flags)) FROM rows), '[]') AS rows`,
+       )${widget === null ? '' : `, widget AS (
+         INSERT INTO submessages (message_id, sender_id, msg_type, content) SELECT id, $2, '${WIDGET_MSG_TYPE}', $22 FROM ins RETURNING id
+       )`}
+       SELECT (SELECT id FROM ins) AS id, coalesce((SELECT json_agg(json_build_array(user_id, flags)) FROM rows), '[]') AS rows${
+         widget === null ? '' : ', (SELECT id FROM widget) AS widget_id'
+       }`,
       [
         o.firstInChannel === true && m.channelId !== null,
         f.senderId,
@@ -110,9 +117,10 @@ export class TypeOrmMessageRepository extends MessageRepository {
         m.dateSent,
         m.sendingClient,
         m.hasAttachment,
+        ...(widget === null ? [] : [widget]),
       ],
     );
-    message.identify(row.id);
+    message.identify(row.id, widget === null ? undefined : row.widget_id);
     return (row.rows as [number, number][]).map(([userId, flags]) => ({ userId, flags }));
   }
 

@@ -1,4 +1,5 @@
 import type { UnicodeEmojiLookup } from '@app/domain/emoji';
+import type { UploadPreview } from '@app/domain/messages';
 import { expandUriTemplate } from '@app/domain/realm';
 import { escapeHtml } from '@app/domain/shared';
 import MarkdownIt from 'markdown-it';
@@ -428,11 +429,12 @@ function processInline(inline: Token, env: RenderEnv, TokenClass: typeof Token):
         result.push(text);
         if (next.type === 'text') i++;
       }
-      if (isImageUrl(href) && isSafeUrl(href)) {
+      const upload = uploadPreviewOf(href, env.targets);
+      if (upload !== undefined ? upload !== null : isImageUrl(href) && isSafeUrl(href)) {
         const label = t.markup === 'linkify' || t.markup === 'autolink' ? undefined : linkText(children, i + 1);
         if (!env.previewed.has(href)) {
           env.previewed.add(href);
-          previews.push(imagePreviewHtml(href, label === undefined || label.trim() === '' ? undefined : label));
+          previews.push(imagePreviewHtml(href, label === undefined || label.trim() === '' ? undefined : label, upload ?? undefined));
         }
       }
       continue;
@@ -454,6 +456,23 @@ function processInline(inline: Token, env: RenderEnv, TokenClass: typeof Token):
   }
   inline.children = result;
   return previews;
+}
+
+/**
+ * A `/user_uploads/` link when the organization's uploaded images are known (Zulip's is_image
+ * for uploads): its image's preview, or null when it is no previewable image (not an image, a
+ * decompression bomb, or one that failed). Undefined: any other link, or rendering without them.
+ */
+function uploadPreviewOf(href: string, targets: RenderTargets): UploadPreview | null | undefined {
+  if (targets.uploadPreviews === undefined || !href.startsWith('/user_uploads/')) return undefined;
+  const pathId = href.slice('/user_uploads/'.length);
+  let decoded = pathId;
+  try {
+    decoded = decodeURIComponent(pathId);
+  } catch {
+    // not percent-encoded text: only the path as written
+  }
+  return targets.uploadPreviews.get(pathId) ?? targets.uploadPreviews.get(decoded) ?? null;
 }
 
 function linkText(children: Token[], from: number): string {

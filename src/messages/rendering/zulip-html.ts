@@ -1,3 +1,4 @@
+import { type UploadPreview, uploadPreviewImageHtml } from '@app/domain/messages';
 import hljs from 'highlight.js';
 import katex from 'katex';
 
@@ -258,7 +259,11 @@ export function isImageUrl(url: string): boolean {
   return IMAGE_EXTENSIONS.some((ext) => path.endsWith(ext));
 }
 
-/** An inline image preview (`message_inline_image`), the image shown from its own URL. */
-export function imagePreviewHtml(href: string, title: string | undefined): string {
-  return `<div class="message_inline_image">${openTag('a', { href, title })}${openTag('img', { src: href })}</a></div>`;
+/**
+ * An inline image preview (`message_inline_image`): the image shown from its own URL, or, for an
+ * uploaded image, its thumbnail or loading placeholder (Zulip's add_a).
+ */
+export function imagePreviewHtml(href: string, title: string | undefined, upload?: UploadPreview): string {
+  const img = upload === undefined ? openTag('img', { src: href }) : uploadPreviewImageHtml(upload);
+  return `<div class="message_inline_image">${openTag('a', { href, title })}${img}</a></div>`;
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmChannelSettingChange, RealmChannelSettings, RealmProperties } from '@app/domain/realm';
+import type { LinkifierDefinition, PatternCompiler, PlaygroundDefinition, RealmChannelSettingChange, RealmChannelSettings, RealmImage, RealmProperties } from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 import type { SettingsReader } from '../../shared/application/settings-cache.js';
 
@@ -38,8 +38,17 @@ export interface RealmRecord extends RealmProperties, RealmChannelSettings {
   sendWelcomeEmails: boolean;
   /** Zulip's Realm.custom_upload_quota_gb: the organization's upload quota (null: none); no API sets it. */
   customUploadQuotaGb: number | null;
+  /** The organization's UUID (Zulip's Realm.uuid: the push relay and register's realm_uuid know it by this). */
+  uuid: string;
   /** Whether a channel of the organization is web-public and not archived (read with the row; a change bumps the settings version). */
   hasWebPublicChannels: boolean;
+  /** The organization's images (see RealmImage): `G`/`D` until uploaded, then `U`; versions bumped on every change. */
+  iconSource: string;
+  iconVersion: number;
+  logoSource: string;
+  logoVersion: number;
+  nightLogoSource: string;
+  nightLogoVersion: number;
 }
 
 export interface RealmDomainRecord {
@@ -75,6 +84,8 @@ export abstract class RealmRepository {
   abstract getForUpdate(realmId: number): Promise<RealmRecord>;
   abstract updateProperties(realmId: number, changes: Partial<RealmProperties>): Promise<void>;
   abstract setChannelSettings(realmId: number, changes: readonly RealmChannelSettingChange[]): Promise<void>;
+  /** The image's new source, with its version bumped (Zulip's do_change_icon_source / do_change_logo_source). */
+  abstract changeImage(realmId: number, image: RealmImage, source: string): Promise<void>;
   /** An allowed domain by its exact text, locked. */
   abstract findDomain(realmId: number, domain: string): Promise<RealmDomainRecord | null>;
   abstract addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<number>;

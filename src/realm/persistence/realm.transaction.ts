@@ -2,6 +2,7 @@ import { domainAlreadyAdded, uniqueTogetherMessage, validationFailure } from '@a
 import type { TransactionContribution } from '../../shared/persistence/transaction-contribution.js';
 import { TypeOrmLinkifierRepository, TypeOrmPlaygroundRepository } from './typeorm-realm-resources.repository.js';
 import { TypeOrmRealmRepository } from './typeorm-realm.repository.js';
+import { TypeOrmRealmLifecycleRepository } from './typeorm-realm-lifecycle.repository.js';
 
 /** Django's unique_together error, as Zulip reports a duplicate linkifier or playground. */
 const uniqueTogether = (model: string, fields: string[]) => () => {
@@ -9,11 +10,12 @@ const uniqueTogether = (model: string, fields: string[]) => () => {
   return validationFailure(clash, { __all__: [clash] });
 };
 
-export const realmTransaction: TransactionContribution<'realms' | 'linkifiers' | 'playgrounds'> = {
+export const realmTransaction: TransactionContribution<'realms' | 'linkifiers' | 'playgrounds' | 'realmLifecycle'> = {
   repositories: (em) => ({
     realms: new TypeOrmRealmRepository(em),
     linkifiers: new TypeOrmLinkifierRepository(em),
     playgrounds: new TypeOrmPlaygroundRepository(em),
+    realmLifecycle: new TypeOrmRealmLifecycleRepository(em),
   }),
   uniqueViolations: {
     realm_domains_realm_domain_key: domainAlreadyAdded,

@@ -1,4 +1,11 @@
-import { REALM_PROPERTY_API_NAMES, type RealmChannelSettingChange, type RealmChannelSettingKey, type RealmProperties, type RealmPropertyName } from '@app/domain/realm';
+import {
+  REALM_PROPERTY_API_NAMES,
+  type RealmChannelSettingChange,
+  type RealmChannelSettingKey,
+  type RealmImage,
+  type RealmProperties,
+  type RealmPropertyName,
+} from '@app/domain/realm';
 import type { GroupSettingValue } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -63,6 +70,8 @@ const CHANNEL_SETTING_COLUMNS: Readonly<Record<RealmChannelSettingKey, string>> 
   signupAnnouncementsStreamId: 'signup_announcements_stream_id',
   updateAnnouncementsStreamId: 'update_announcements_stream_id',
 };
+
+const IMAGE_COLUMNS: Readonly<Record<RealmImage, string>> = { icon: 'icon', logo: 'logo', night_logo: 'night_logo' };
 
 type DomainRow = { id: number; domain: string; allow_subdomains: boolean };
 const toDomain = (r: DomainRow): RealmDomainRecord => ({ id: r.id, domain: r.domain, allowSubdomains: r.allow_subdomains });
@@ -140,6 +149,12 @@ export class TypeOrmRealmRepository extends RealmRepository {
     // Column names come from the fixed setting table, never from the request.
     const sets = changes.map((c, i) => `${CHANNEL_SETTING_COLUMNS[c.key]} = $${i + 2}`);
     await this.em.query(`UPDATE realms SET ${sets.join(', ')} WHERE id = $1`, [realmId, ...changes.map((c) => c.channelId)]);
+  }
+
+  async changeImage(realmId: number, image: RealmImage, source: string): Promise<void> {
+    // Column names come from the fixed image names, never from the request.
+    const column = IMAGE_COLUMNS[image];
+    await this.em.query(`UPDATE realms SET ${column}_source = $2, ${column}_version = ${column}_version + 1 WHERE id = $1`, [realmId, source]);
   }
 
   async findDomain(realmId: number, domain: string): Promise<RealmDomainRecord | null> {

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { RealmRecord } from '../../realm/index.js';
+import { type RealmRecord, realmIconUrl } from '../../realm/index.js';
 import { type ServerConfig, SVC_FEATURE_LEVEL, SVC_VERSION } from '../../shared/config/server-config.js';
 import { paragraphHtml } from '@app/domain/shared';
 import { spectatorsAllowed } from '@app/domain/messages';
@@ -23,11 +22,6 @@ export function brandedRealmFields(config: Pick<ServerConfig, 'zulipClientCompat
   return { ...neutral, zulip_plan_is_not_limited: fields.planIsNotLimited, realm_zulip_update_announcements_stream_id: fields.updateAnnouncementsStreamId };
 }
 
-/** Without an uploaded icon Zulip shows a Gravatar identicon of the organization's string id. */
-export function realmIconUrl(realm: RealmRecord): string {
-  const hash = createHash('md5').update(realm.stringId.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
-}
 
 export function authenticationMethods(realm: RealmRecord): Record<string, boolean> {
   return {
@@ -73,7 +67,7 @@ function buildServerSettings(realm: RealmRecord, config: ServerConfig, incompati
     require_email_format_usernames: true,
     realm_url: config.realmUrl(realm.stringId),
     realm_name: realm.name,
-    realm_icon: realmIconUrl(realm),
+    realm_icon: new URL(realmIconUrl(realm), `${config.realmUrl(realm.stringId)}/`).toString(),
     realm_description: paragraphHtml(realm.description),
     realm_web_public_access_enabled: spectatorsAllowed(realm, config.webPublicStreamsEnabled),
     external_authentication_methods: [],

@@ -39,6 +39,12 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n < 0) throw new Error(`${name} must not be negative, got "${env[name]}"`);
+  return n;
+}
+
 function isRedisUrl(v: string): boolean {
   try {
     const u = new URL(v);
@@ -178,6 +184,14 @@ export class ServerConfig {
   readonly maxEventQueuesPerUser: number;
   /** How often the delivery worker looks for due reminders and scheduled messages; 0 turns it off. */
   readonly reminderPollIntervalMs: number;
+  /** How often the export worker looks for requested organization exports (and ones whose writer died); 0 turns it off. */
+  readonly exportPollIntervalMs: number;
+  /**
+   * How often the thumbnail worker looks for uploaded images still to thumbnail (an upload starts
+   * its own at once; this finds those left by restarts and other processes). 0 turns background
+   * thumbnailing off (the thumbnail route still makes a missing thumbnail when asked).
+   */
+  readonly thumbnailPollIntervalMs: number;
   /**
    * Also answer the `zulip_*` names Zulip's own clients read (`zulip_version`,
    * `zulip_feature_level`, …) next to the `svc_*` ones; false: only the neutral names.
@@ -271,7 +285,9 @@ export class ServerConfig {
     this.eventHeartbeatSeconds = int(env, 'EVENT_HEARTBEAT_SECONDS', 45);
     this.maxEventQueuesPerUser = int(env, 'MAX_EVENT_QUEUES_PER_USER', 20);
     if (this.maxEventQueuesPerUser < 1) throw new Error(`MAX_EVENT_QUEUES_PER_USER must be at least 1, got "${env.MAX_EVENT_QUEUES_PER_USER}"`);
-    this.reminderPollIntervalMs = int(env, 'REMINDER_POLL_INTERVAL_MS', 5000);
+    [this.reminderPollIntervalMs, this.exportPollIntervalMs] = [int(env, 'REMINDER_POLL_INTERVAL_MS', 5000), nonNegativeInt(env, 'EXPORT_POLL_INTERVAL_MS', 10_000)];
+    this.thumbnailPollIntervalMs = int(env, 'THUMBNAIL_POLL_INTERVAL_MS', 10_000);
+    if (this.thumbnailPollIntervalMs < 0) throw new Error(`THUMBNAIL_POLL_INTERVAL_MS must not be negative, got "${env.THUMBNAIL_POLL_INTERVAL_MS}"`);
     this.zulipClientCompat = bool(env, 'ZULIP_CLIENT_COMPAT', true);
     this.userStateSizeLimit = int(env, 'USER_STATE_SIZE_LIMIT', 10_000_000);
     if (this.userStateSizeLimit < 0) throw new Error(`USER_STATE_SIZE_LIMIT must not be negative, got "${env.USER_STATE_SIZE_LIMIT}"`);

@@ -6,7 +6,7 @@ import type { OrganizationSettingsCache, SettingsEntry, SettingsReader } from '.
  * triggers watch). Conservative: a false match only costs a cache bypass.
  */
 const WRITES_SETTINGS =
-  /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:only\s+)?"?(?:realms|realm_group_settings|user_groups|user_group_members|user_group_subgroups|linkifiers|users|custom_profile_fields|realm_domains|code_playgrounds|realm_emoji|channel_folders)"?(?!\w)/i;
+  /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:only\s+)?"?(?:realms|realm_group_settings|user_groups|user_group_members|user_group_subgroups|linkifiers|users|custom_profile_fields|realm_domains|code_playgrounds|realm_emoji|channel_folders|realm_user_defaults)"?(?!\w)/i;
 
 export function writesSettings(sql: string): boolean {
   return WRITES_SETTINGS.test(sql);

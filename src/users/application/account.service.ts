@@ -77,7 +77,7 @@ export class AccountService {
     await tx.emailChanges.markUsed(request.id);
     const seeing = await tx.userSettings.activeUserIdsWithRoles(realmId, rolesSeeing(visibility), me.userId);
     tx.afterCommit(personUpdate(realmId, { user_id: me.userId, delivery_email: request.newEmail }, [me.userId, ...seeing]));
-    tx.afterCommit([avatarChangeEvent(realmId, me.userId, request.newEmail, me.avatarVersion)]);
+    tx.afterCommit([avatarChangeEvent(realmId, me.userId, { ...me, deliveryEmail: request.newEmail })]);
     if (isPublic) tx.afterCommit(personUpdate(realmId, { user_id: me.userId, new_email: request.newEmail }, null));
     await tx.emails.send(
       {

@@ -10,6 +10,8 @@ export interface BotRecord {
   ownerId: number | null;
   ownerEmail: string | null;
   avatarVersion: number;
+  /** The uploaded avatar's stored path; null: the Gravatar of the bot's address. */
+  avatarPath: string | null;
   defaultSendingStream: string | null;
   defaultEventsRegisterStream: string | null;
   defaultAllPublicStreams: boolean;

@@ -18,7 +18,7 @@ import { Clock } from '../../shared/application/clock.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type BotChange, type BotChannel, BotChannels, type BotRecord, type StoredBot } from './bot.ports.js';
-import { gravatarUrl } from './user.views.js';
+import { avatarUrl } from './user.views.js';
 
 export interface BotUpdate {
   fullName?: string;
@@ -30,6 +30,10 @@ export interface BotUpdate {
 }
 
 type Payload = Record<string, unknown> & { type: string };
+
+/** A bot's avatar: uploaded, or the Gravatar of its address (a bot's address is its email). */
+export const botAvatarUrl = (b: Pick<BotRecord, 'email' | 'avatarVersion' | 'avatarPath'>): string =>
+  avatarUrl({ deliveryEmail: b.email, avatarVersion: b.avatarVersion, avatarPath: b.avatarPath });
 
 /** A bot as realm_bots and realm_bot `add` show it (`owner_id` always present; the add event drops a null one). */
 export function presentBot(b: BotRecord): Record<string, unknown> {
@@ -44,7 +48,7 @@ export function presentBot(b: BotRecord): Record<string, unknown> {
     default_events_register_stream: b.defaultEventsRegisterStream,
     default_all_public_streams: b.defaultAllPublicStreams,
     owner_id: b.ownerId,
-    avatar_url: gravatarUrl(b.email, b.avatarVersion),
+    avatar_url: botAvatarUrl(b),
     // Outgoing-webhook and embedded services are not modelled by this server.
     services: [],
   };
@@ -267,6 +271,14 @@ export class BotsService {
       events.push({ realmId, event: { type: 'realm_bot', op: 'update', bot: { user_id: b.id, is_active: false } }, userIds: [...owners] });
     }
     return events;
+  }
+
+  /** Zulip's do_change_avatar_fields for a bot: its new avatar URL, for its owners (a non-bot: none). */
+  async botAvatarChanged(tx: Tx, realmId: number, userId: number): Promise<ClientEvent[]> {
+    const bot = await this.findShown(tx, realmId, userId);
+    if (bot === null) return [];
+    const event = { type: 'realm_bot', op: 'update', bot: { user_id: userId, avatar_url: botAvatarUrl(bot) } };
+    return [{ realmId, event, userIds: await this.botOwnerUserIds(tx, realmId, bot) }];
   }
 
   /** The realm_bot `add` event of a bot just created or reactivated, for its owners. */

@@ -1,5 +1,5 @@
 import { badRequest } from '@app/domain/shared';
-import { assertEmailAllowed, type Role } from '@app/domain/users';
+import { assertEmailAllowed, displayEmail, EMAIL_ADDRESS_VISIBILITY, Role, rolesSeeing } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { AccountRules } from '../../shared/application/account-rules.js';
 import { toEveryone } from '../../shared/application/client-event.js';
@@ -10,6 +10,8 @@ import { accountRegisteredEmail } from './account-emails.js';
 import { NewAccounts } from './new-accounts.js';
 import { NewUserAnnouncements, NewUserChannels } from './user.ports.js';
 import { presentUser } from './user.views.js';
+
+const ALL_ROLES: readonly Role[] = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
 
 export interface NewHuman {
   realmId: number;
@@ -59,10 +61,9 @@ export class NewUsers {
       waitingPeriodDays: realm.waitingPeriodThreshold,
       defaultLanguage: realm.defaultLanguage,
     });
+    const visibility = await this.takeOrganizationDefaults(tx, a.realmId, userId, a.email);
     await this.newUserChannels.subscribeNewUser(tx, a.realmId, userId, { channelIds: a.channelIds, includeDefaults: a.includeDefaultChannels });
-    // Everyone learns of the new user (Zulip's realm_user add; the person as in realm_users).
-    const { is_active: _, ...person } = presentUser((await tx.users.findById(a.realmId, userId))!, { clientGravatar: false, profileData: {} });
-    tx.afterCommit(toEveryone(a.realmId, [{ type: 'realm_user', op: 'add', person }]));
+    await this.announceUser(tx, a.realmId, userId, visibility);
     await this.joinGroups(tx, a.realmId, userId, a.groupIds ?? []);
     await this.announcements.userJoined(tx, a.realmId, { id: userId, fullName: a.fullName }, this.clock.now());
     if (a.notifyReferrerId != null) await this.announcements.invitationAccepted(tx, a.realmId, a.notifyReferrerId, { id: userId, fullName: a.fullName }, this.clock.now());
@@ -70,6 +71,39 @@ export class NewUsers {
     const welcome = { realmId: realm.id, to: a.email, realmName: realm.name, realmUrl: this.config.realmUrl(realm.stringId) };
     await tx.emails.send(accountRegisteredEmail(welcome), this.clock.now());
     return userId;
+  }
+
+  /**
+   * Zulip's copy_default_settings from the organization's defaults (realm_user_settings_defaults),
+   * then its display address: the real one only when everyone may see it. Returns the account's
+   * address visibility.
+   */
+  private async takeOrganizationDefaults(tx: Tx, realmId: number, userId: number, email: string): Promise<number> {
+    const visibility = (await tx.realmUserDefaults.copyToNewUser(realmId, userId)) ?? EMAIL_ADDRESS_VISIBILITY.EVERYONE;
+    if (visibility !== EMAIL_ADDRESS_VISIBILITY.EVERYONE) {
+      const realm = await tx.realms.get(realmId);
+      await tx.accounts.setEmails(realmId, userId, { email: displayEmail(userId, email, visibility, this.config.botDomainFor(realm.stringId)) });
+    }
+    return visibility;
+  }
+
+  /**
+   * Everyone learns of the new user (Zulip's notify_created_user: realm_user add, the person as
+   * in realm_users); the real address only reaches those whose role may see it.
+   */
+  private async announceUser(tx: Tx, realmId: number, userId: number, visibility: number): Promise<void> {
+    const { is_active: _, ...person } = presentUser((await tx.users.findById(realmId, userId))!, { clientGravatar: false, profileData: {} });
+    if (visibility === EMAIL_ADDRESS_VISIBILITY.EVERYONE) {
+      tx.afterCommit(toEveryone(realmId, [{ type: 'realm_user', op: 'add', person }]));
+      return;
+    }
+    const seeing = rolesSeeing(visibility);
+    const blind = ALL_ROLES.filter((r) => !seeing.includes(r));
+    const event = (p: Record<string, unknown>) => ({ type: 'realm_user', op: 'add', person: p });
+    const seers = await tx.userSettings.activeUserIdsWithRoles(realmId, seeing, userId);
+    const others = await tx.userSettings.activeUserIdsWithRoles(realmId, blind, userId);
+    if (seers.length > 0) tx.afterCommit([{ realmId, event: event(person), userIds: seers }]);
+    if (others.length > 0) tx.afterCommit([{ realmId, event: event({ ...person, delivery_email: null }), userIds: others }]);
   }
 
   /** Zulip adds the invited user to the invitation's groups (those still active), one add_members event each. */

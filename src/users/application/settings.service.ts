@@ -10,6 +10,7 @@ import {
   displayEmail,
   EMAIL_ADDRESS_VISIBILITY,
   isAdmin,
+  Role,
   type SettingChange,
   settingChanges,
   USER_SETTING_NAMES,
@@ -137,6 +138,11 @@ export class SettingsService {
       if (c.name === 'email_address_visibility') {
         email = await this.emailVisibilityChanged(tx, me, realm, Number(me.settings.email_address_visibility), Number(c.value));
       }
+      if (c.name === 'allow_private_data_export') {
+        // Zulip's do_change_user_setting: the administrators' consent list (GET /export/realm/consents) follows.
+        const admins = await tx.userSettings.activeUserIdsWithRoles(realm.id, [Role.OWNER, Role.ADMINISTRATOR], 0);
+        tx.afterCommit([{ realmId: realm.id, event: { type: 'realm_export_consent', user_id: me.userId, consented: c.value === true }, userIds: admins }]);
+      }
     }
   }
 
@@ -154,7 +160,7 @@ export class SettingsService {
     const email = displayEmail(me.userId, me.deliveryEmail, after, this.config.botDomainFor(realm.stringId));
     await tx.accounts.setEmails(realm.id, me.userId, { email });
     tx.afterCommit(personUpdate(realm.id, { user_id: me.userId, new_email: email }, null));
-    tx.afterCommit([avatarChangeEvent(realm.id, me.userId, me.deliveryEmail, me.avatarVersion)]);
+    tx.afterCommit([avatarChangeEvent(realm.id, me.userId, me)]);
     return email;
   }
 

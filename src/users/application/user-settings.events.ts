@@ -1,6 +1,6 @@
 import { isUserSettingName, languageName, type SettingChange, USER_SETTINGS } from '@app/domain/users';
 import type { ClientEvent } from '../../shared/application/client-event.js';
-import { gravatarUrl } from './user.views.js';
+import { avatarFields, type AvatarFacts } from './user.views.js';
 
 type Payload = ClientEvent['event'];
 
@@ -57,16 +57,14 @@ export function bulkSettingEvents(realmId: number, users: readonly { id: number;
   return out;
 }
 
-/** Zulip's notify_avatar_url_change: what a Gravatar avatar looks like now that the address changed. */
-export function avatarChangeEvent(realmId: number, userId: number, deliveryEmail: string, avatarVersion: number): ClientEvent {
-  const url = gravatarUrl(deliveryEmail, avatarVersion);
+/**
+ * Zulip's notify_avatar_url_change: the user's avatar as it is now, for everyone (after an
+ * upload or removal, and after an address change, which changes a Gravatar).
+ */
+export function avatarChangeEvent(realmId: number, userId: number, avatar: AvatarFacts): ClientEvent {
   return {
     realmId,
-    event: {
-      type: 'realm_user',
-      op: 'update',
-      person: { avatar_source: 'G', avatar_url: url, avatar_url_medium: url, avatar_version: avatarVersion, user_id: userId },
-    },
+    event: { type: 'realm_user', op: 'update', person: { ...avatarFields(avatar), user_id: userId } },
     userIds: [],
     everyone: true,
   };

@@ -12,6 +12,8 @@ export interface AccountState {
   isActive: boolean;
   passwordHash: string | null;
   avatarVersion: number;
+  /** The uploaded avatar's stored path; null: the Gravatar. */
+  avatarPath: string | null;
   settings: UserSettings;
 }
 

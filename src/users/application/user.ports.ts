@@ -81,6 +81,10 @@ export abstract class UserRepository {
   abstract countActiveHumans(realmId: number): Promise<number>;
   /** Deactivates the owner's active bots; returns their ids. */
   abstract deactivateBotsOwnedBy(realmId: number, ownerId: number): Promise<number[]>;
+  /** The user's avatar facts, row-locked until the transaction ends (null: no such user). */
+  abstract lockAvatar(realmId: number, userId: number): Promise<{ deliveryEmail: string; avatarVersion: number; avatarPath: string | null } | null>;
+  /** A new avatar (a stored path; null: the Gravatar) with the next avatar version, which it returns. */
+  abstract setAvatar(realmId: number, userId: number, avatarPath: string | null): Promise<number>;
 }
 
 export interface UserGroupRecord {

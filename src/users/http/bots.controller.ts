@@ -4,8 +4,7 @@ import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
-import { BotsService } from '../application/bots.service.js';
-import { gravatarUrl } from '../application/user.views.js';
+import { botAvatarUrl, BotsService } from '../application/bots.service.js';
 import { UpdateBotDto } from './bots.dto.js';
 
 /** Zulip's bot management (get_bots_backend, patch_bot_backend, deactivate_bot_backend, the bot API key routes). */
@@ -22,7 +21,7 @@ export class BotsController {
         username: b.email,
         full_name: b.fullName,
         api_key: b.apiKey,
-        avatar_url: gravatarUrl(b.email, b.avatarVersion),
+        avatar_url: botAvatarUrl(b),
         default_sending_stream: b.defaultSendingStream,
         default_events_register_stream: b.defaultEventsRegisterStream,
         default_all_public_streams: b.defaultAllPublicStreams,
@@ -43,7 +42,7 @@ export class BotsController {
     });
     return {
       full_name: b.fullName,
-      avatar_url: gravatarUrl(b.email, b.avatarVersion),
+      avatar_url: botAvatarUrl(b),
       // Outgoing-webhook services are not modelled: Zulip echoes its defaults when none are sent.
       service_interface: 1,
       service_payload_url: null,

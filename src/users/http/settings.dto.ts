@@ -22,7 +22,7 @@ const timezone = (): Decoder<string> => (v, path) => checkTimezone(str()(v, path
 /** The web app's size settings are small non-negative integers (Zulip's PositiveSmallIntegerField). */
 const SMALL_NUMBERS: readonly UserSettingName[] = ['web_font_size_px', 'web_line_height_percent'];
 
-function settingDecorator(name: UserSettingName): PropertyDecorator {
+export function settingDecorator(name: UserSettingName): PropertyDecorator {
   const spec = USER_SETTINGS[name];
   const optional = { optional: true } as const;
   if (spec.kind === 'bool') return JsonParam(bool(), optional);

@@ -11,6 +11,7 @@ interface BotSqlRow {
   bot_owner_id: number | null;
   owner_email: string | null;
   avatar_version: number;
+  avatar_path: string | null;
   default_sending_stream_id: number | null;
   default_events_register_stream_id: number | null;
   default_all_public_streams: boolean;
@@ -18,7 +19,7 @@ interface BotSqlRow {
 
 const SELECT = `
   SELECT b.id, b.email, b.full_name, b.bot_type, b.is_active, b.api_key, b.bot_owner_id, o.email AS owner_email,
-         b.avatar_version, b.default_sending_stream_id, b.default_events_register_stream_id, b.default_all_public_streams
+         b.avatar_version, b.avatar_path, b.default_sending_stream_id, b.default_events_register_stream_id, b.default_all_public_streams
   FROM users b
   LEFT JOIN users o ON o.id = b.bot_owner_id AND o.realm_id = b.realm_id
   WHERE b.realm_id = $1 AND b.is_bot AND NOT b.is_system_bot`;
@@ -33,6 +34,7 @@ const toRecord = (r: BotSqlRow): StoredBot => ({
   ownerId: r.bot_owner_id,
   ownerEmail: r.owner_email,
   avatarVersion: r.avatar_version,
+  avatarPath: r.avatar_path,
   defaultSendingStreamId: r.default_sending_stream_id,
   defaultEventsRegisterStreamId: r.default_events_register_stream_id,
   defaultAllPublicStreams: r.default_all_public_streams,

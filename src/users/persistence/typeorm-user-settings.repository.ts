@@ -43,7 +43,7 @@ export class TypeOrmUserSettingsRepository extends UserSettingsRepository {
 
   async getForUpdate(realmId: number, userId: number): Promise<AccountState | null> {
     const [row] = await this.em.query(
-      `SELECT id, realm_id, email, delivery_email, full_name, role, is_bot, is_active, password_hash, avatar_version, ${SETTING_COLUMNS}
+      `SELECT id, realm_id, email, delivery_email, full_name, role, is_bot, is_active, password_hash, avatar_version, avatar_path, ${SETTING_COLUMNS}
        FROM users WHERE realm_id = $1 AND id = $2 FOR UPDATE`,
       [realmId, userId],
     );
@@ -59,6 +59,7 @@ export class TypeOrmUserSettingsRepository extends UserSettingsRepository {
       isActive: row.is_active,
       passwordHash: row.password_hash,
       avatarVersion: row.avatar_version,
+      avatarPath: row.avatar_path,
       settings: settingsFrom(row),
     };
   }

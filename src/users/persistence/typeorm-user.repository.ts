@@ -151,4 +151,23 @@ export class TypeOrmUserRepository extends UserRepository {
     );
     return n;
   }
+
+  async lockAvatar(realmId: number, userId: number): Promise<{ deliveryEmail: string; avatarVersion: number; avatarPath: string | null } | null> {
+    const rows: { delivery_email: string; avatar_version: number; avatar_path: string | null }[] = await this.em.query(
+      `SELECT delivery_email, avatar_version, avatar_path FROM users WHERE realm_id = $1 AND id = $2 FOR UPDATE`,
+      [realmId, userId],
+    );
+    if (rows.length === 0) return null;
+    return { deliveryEmail: rows[0].delivery_email, avatarVersion: rows[0].avatar_version, avatarPath: rows[0].avatar_path };
+  }
+
+  async setAvatar(realmId: number, userId: number, avatarPath: string | null): Promise<number> {
+    const rows: { avatar_version: number }[] = returnedRows(
+      await this.em.query(
+        `UPDATE users SET avatar_path = $3, avatar_version = avatar_version + 1 WHERE realm_id = $1 AND id = $2 RETURNING avatar_version`,
+        [realmId, userId, avatarPath],
+      ),
+    );
+    return rows[0].avatar_version;
+  }
 }

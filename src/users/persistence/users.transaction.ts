@@ -18,11 +18,12 @@ import {
 import { TypeOrmUserStatusRepository } from './typeorm-user-status.repository.js';
 import { TypeOrmSessionRepository } from './typeorm-session.repository.js';
 import { TypeOrmUserRepository } from './typeorm-user.repository.js';
+import { TypeOrmRealmUserDefaultsRepository } from './typeorm-realm-user-defaults.repository.js';
 
 const emailInUse = (email: string) => new DomainError(`Email '${email}' already in use`);
 
 export const usersTransaction: TransactionContribution<
-  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'onboardingSteps' | 'navigationViews' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions'
+  'users' | 'groups' | 'userStatus' | 'userSettings' | 'accounts' | 'emailChanges' | 'passwordResets' | 'profileFields' | 'alertWords' | 'onboardingSteps' | 'navigationViews' | 'botStorage' | 'mutedUsers' | 'bots' | 'sessions' | 'realmUserDefaults'
 > = {
   repositories: (em) => ({
     users: new TypeOrmUserRepository(em),
@@ -40,6 +41,7 @@ export const usersTransaction: TransactionContribution<
     mutedUsers: new TypeOrmMutedUserRepository(em),
     bots: new TypeOrmBotRepository(em),
     sessions: new TypeOrmSessionRepository(em),
+    realmUserDefaults: new TypeOrmRealmUserDefaultsRepository(em),
   }),
   uniqueViolations: {
     users_realm_delivery_email_key: emailInUse,

@@ -27,6 +27,7 @@ import { sendToChannel } from '../../support/messages.js';
 import { htmlPage } from '../../../src/shared/http/html-page.js';
 import { type Account, encode, type Method, TestApp } from '../../support/test-app.js';
 import { webAppScript } from '../../support/web-app-files.js';
+import { ThumbnailRunner } from '../../../src/messages/application/thumbnail.runner.js';
 import { type BrowserSession, cookieHeader, sessionOf, someToken } from '../../support/sessions.js';
 
 const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other'] as const;
@@ -74,6 +75,8 @@ const DENIED = err('Insufficient permission');
 const NOT_ADMIN_400 = err('Must be an organization administrator');
 const NO_USER = err('No such user');
 const BAD_CHANNEL = err('Invalid channel ID');
+/** Zulip's redirect to an image (an avatar, the organization's icon or logo): 302 with a Location and no body. */
+const REDIRECT: Outcome = { status: 302, msg: 'non-envelope body: ' };
 const METRICS_TOKEN_REQUIRED = err('Metrics token required: Authorization: Bearer <METRICS_TOKEN>', 'METRICS_TOKEN_REQUIRED', 401);
 /** The sign-up pages' dead-link page (HTML, so the outcome is its status and opening). */
 const DEAD_LINK: Outcome = { status: 404, msg: `non-envelope body: ${htmlPage('Confirmation link expired or deactivated', '').slice(0, 80)}` };
@@ -291,6 +294,43 @@ const TABLE: Row[] = [
     missing: () => ({ path: 'realm', form: { new_stream_announcements_stream_id: MISSING } }),
   },
 
+  // ---- organization data exports (each export row first clears the rate limit window: see finishedExport)
+  {
+    route: 'POST /api/v1/export/realm',
+    req: async (c) => {
+      await ageExports(c);
+      return { path: 'export/realm' };
+    },
+    expect: admins(),
+  },
+  { route: 'GET /api/v1/export/realm', req: () => ({ path: 'export/realm' }), expect: admins() },
+  { route: 'GET /api/v1/export/realm/consents', req: () => ({ path: 'export/realm/consents' }), expect: admins() },
+  {
+    route: 'DELETE /api/v1/export/realm/:export_id',
+    // Each administrator deletes an archive of its own; the others name the shared one.
+    req: async (c, role) => ({ path: `export/realm/${role === 'owner' || role === 'admin' ? (await finishedExport(c)).id : (await sharedExport(c)).id}` }),
+    expect: admins({ other: err('Invalid data export ID') }),
+    missing: () => ({ path: `export/realm/${MISSING}` }),
+  },
+  {
+    route: 'GET /user_avatars/exports/:realm_id/:key/:name',
+    req: async (c) => ({ path: new URL((await sharedExport(c)).url).pathname }),
+    expect: admins({ other: err('File not found', 'NOT_FOUND', 404) }),
+    missing: async (c) => ({ path: new URL((await sharedExport(c)).url).pathname.replace(/\/[0-9a-f]{32}\//, `/${'0'.repeat(32)}/`) }),
+  },
+  {
+    route: 'PATCH /api/v1/realm/user_settings_defaults',
+    req: () => ({ path: 'realm/user_settings_defaults', form: { enter_sends: true, web_home_view: 'recent' } }),
+    expect: admins(),
+  },
+  {
+    route: 'POST /api/v1/realm/deactivate',
+    // An owner deactivates an organization made for that request alone (the second
+    // organization's owner too: deactivating is of one's own organization).
+    req: async (c, role) => ({ path: 'realm/deactivate', as: role === 'owner' || role === 'other' ? await c.t.createOrganization(c.unique('bye')) : undefined }),
+    expect: owners(),
+  },
+
   // ---- custom emoji
   { route: 'GET /api/v1/realm/emoji', req: () => ({ path: 'realm/emoji' }), expect: everyone() },
   {
@@ -315,6 +355,43 @@ const TABLE: Row[] = [
     missing: () => ({ path: 'realm/emoji/emo0' }),
   },
   { route: 'GET /user_avatars/:realm_id/emoji/images/:file_name', req: (c) => ({ path: c.ids.emojiFile }), expect: open() },
+
+  // ---- avatars, the organization's icon and logos
+  { route: 'POST /api/v1/users/me/avatar', req: () => ({ path: 'users/me/avatar', file: { field: 'file', body: PNG, name: 'me.png' } }), expect: everyone() },
+  { route: 'DELETE /api/v1/users/me/avatar', req: () => ({ path: 'users/me/avatar' }), expect: everyone() },
+  {
+    route: 'GET /avatar/:email_or_id',
+    req: (c) => ({ path: `/avatar/${c.ids.victim}` }),
+    // Zulip's redirect: for another organization's user (or nobody) to a new Gravatar of the text.
+    expect: e(REDIRECT),
+    missing: () => ({ path: `/avatar/${MISSING}` }),
+  },
+  {
+    route: 'GET /avatar/:email_or_id/medium',
+    req: (c) => ({ path: `/avatar/${c.ids.victimEmail}/medium` }),
+    expect: e(REDIRECT),
+    missing: () => ({ path: '/avatar/nobody@example.com/medium' }),
+  },
+  { route: 'GET /user_avatars/:realm_id/:file_name', req: async (c) => ({ path: await storedAvatar(c) }), expect: open() },
+  { route: 'POST /api/v1/realm/icon', req: () => ({ path: 'realm/icon', file: { field: 'file', body: PNG, name: 'icon.png' } }), expect: admins() },
+  { route: 'DELETE /api/v1/realm/icon', req: () => ({ path: 'realm/icon' }), expect: admins() },
+  { route: 'GET /api/v1/realm/icon', req: () => ({ path: 'realm/icon' }), expect: e(REDIRECT) },
+  {
+    route: 'POST /api/v1/realm/logo',
+    req: () => ({ path: 'realm/logo', form: { night: false }, file: { field: 'file', body: PNG, name: 'logo.png' } }),
+    expect: admins(),
+  },
+  { route: 'DELETE /api/v1/realm/logo', req: () => ({ path: 'realm/logo', form: { night: true } }), expect: admins() },
+  {
+    route: 'GET /api/v1/realm/logo',
+    // The caller's organization has an uploaded day logo (without one there is nothing to redirect to).
+    req: async (c, role) => {
+      await uploadedLogo(c, role === 'other' ? c.acct.other! : c.t.owner);
+      return { path: 'realm/logo', query: { night: false } };
+    },
+    expect: e(REDIRECT),
+  },
+  { route: 'GET /user_avatars/:realm_id/realm/:file_name', req: async (c) => ({ path: await storedIcon(c) }), expect: open() },
 
   // ---- user status, alert words, muted users, bot storage, settings, API key
   { route: 'POST /api/v1/users/me/status', req: () => ({ path: 'users/me/status', form: { status_text: 'busy' } }), expect: humans() },
@@ -765,6 +842,12 @@ const TABLE: Row[] = [
     expect: everyone({ other: err("Channel 'chan0' does not exist", 'STREAM_DOES_NOT_EXIST') }),
   },
   {
+    route: 'PATCH /api/v1/users/me/subscriptions',
+    // The subscribe step of Zulip's update_subscriptions_backend is require_non_guest_user.
+    req: (c) => ({ path: 'users/me/subscriptions', form: { add: [{ name: c.unique('bulk') }], delete: [] } }),
+    expect: nonGuests(),
+  },
+  {
     route: 'PATCH /api/v1/users/me/subscriptions/muted_topics',
     req: (c) => ({ path: 'users/me/subscriptions/muted_topics', form: { stream_id: c.ids.channel, topic: 'muted', op: 'add' } }),
     expect: everyone({ other: BAD_CHANNEL }),
@@ -1181,6 +1264,36 @@ const TABLE: Row[] = [
     missing: (c) => ({ path: `/user_uploads/${c.ids.upload.replace(/\/[^/]+\/([^/]+)$/, '/AAAAAAAAAAAAAAAAAAAAAAAA/$1')}` }),
   },
   {
+    route: 'GET /api/v1/user_uploads/:realm_id/:bucket/:key/:name',
+    req: (c) => ({ path: `user_uploads/${c.ids.upload}` }),
+    expect: everyone({ other: err('File not found', 'NOT_FOUND', 404) }),
+    missing: (c) => ({ path: `user_uploads/${c.ids.upload.replace(/\/[^/]+\/([^/]+)$/, '/AAAAAAAAAAAAAAAAAAAAAAAA/$1')}` }),
+  },
+  {
+    route: 'GET /api/v1/user_uploads/:realm_id/:bucket/:key/:name',
+    variant: 'linked only in a private channel of the owner alone',
+    req: (c) => ({ path: `user_uploads/${c.ids.secretUpload}` }),
+    expect: e(err('You are not authorized to view this file.', 'FORBIDDEN', 403), {
+      owner: OK,
+      anonymous: NOT_LOGGED_IN,
+      other: err('File not found', 'NOT_FOUND', 404),
+    }),
+  },
+  {
+    route: 'GET /user_uploads/temporary/:token/:filename',
+    // The token is the credential; on another organization's address it names nothing (Zulip
+    // does not check the organization there).
+    req: async (c) => ({ path: (await c.ok(c.t.get(`user_uploads/${c.ids.upload}`), 'temporary URL')).body.url as string }),
+    expect: open({ other: err('Invalid token') }),
+    missing: (c) => ({ path: `/user_uploads/temporary/${'AB'.repeat(40)}/${c.ids.upload.split('/').pop()}` }),
+  },
+  {
+    route: 'GET /user_uploads/thumbnail/:realm_id/:bucket/:key/:name/:format',
+    req: async (c) => ({ path: `/user_uploads/thumbnail/${await thumbnailedImage(c)}/840x560.webp` }),
+    expect: everyone({ other: err('File not found', 'NOT_FOUND', 404) }),
+    missing: async (c) => ({ path: `/user_uploads/thumbnail/${(await thumbnailedImage(c)).replace(/\/[^/]+\/([^/]+)$/, '/AAAAAAAAAAAAAAAAAAAAAAAA/$1')}/840x560.webp` }),
+  },
+  {
     route: 'POST /api/v1/messages/:message_id/reactions',
     req: (c) => ({ path: `messages/${c.ids.message}/reactions`, form: { emoji_name: 'smile' } }),
     expect: everyone({ other: err('Invalid message(s)') }),
@@ -1195,6 +1308,26 @@ const TABLE: Row[] = [
     },
     expect: everyone({ other: err('Invalid message(s)') }),
     missing: () => ({ path: `messages/${MISSING}/reactions`, form: { emoji_name: 'tada' } }),
+  },
+  {
+    route: 'POST /api/v1/submessage',
+    variant: 'a vote on the member’s poll',
+    req: async (c) => {
+      const poll = await c.message('/poll Lunch?\nyes\nno');
+      return { path: 'submessage', form: { message_id: poll, msg_type: 'widget', content: '{"type": "vote", "key": "canned,0", "vote": 1}' } };
+    },
+    expect: everyone({ other: err('Invalid message(s)') }),
+    missing: () => ({ path: 'submessage', form: { message_id: MISSING, msg_type: 'widget', content: '{"type": "vote", "key": "canned,0", "vote": 1}' } }),
+  },
+  {
+    route: 'POST /api/v1/submessage',
+    variant: 'on a plain message of the member’s, in a public channel the guest is not subscribed to',
+    req: async (c) => {
+      const plain = await sendToChannel(c.t, c.acct.member!, c.ids.lobby, c.unique('topic'), 'plain');
+      return { path: 'submessage', form: { message_id: plain, msg_type: 'widget', content: '{}' } };
+    },
+    // Only its sender may attach the first submessage; the guest cannot see it.
+    expect: e(err('You cannot attach a submessage to this message.'), { member: OK, guest: err('Invalid message(s)'), other: err('Invalid message(s)') }),
   },
 
   // ---- drafts, saved snippets, reminders, scheduled messages
@@ -1337,10 +1470,74 @@ const TABLE: Row[] = [
     req: () => ({ path: 'mobile_push/e2ee/test_notification' }),
     expect: e(err('No active registered push device', 'NO_ACTIVE_PUSH_DEVICE'), { bot: BOT, anonymous: NOT_LOGGED_IN }),
   },
+  {
+    route: 'POST /api/v1/users/me/android_gcm_reg_id',
+    req: (c) => ({ path: 'users/me/android_gcm_reg_id', form: { token: fcmToken(c) } }),
+    expect: humans(),
+  },
+  {
+    route: 'DELETE /api/v1/users/me/android_gcm_reg_id',
+    req: async (c, role) => {
+      const token = fcmToken(c);
+      if (role !== 'anonymous') await c.t.post('users/me/android_gcm_reg_id', { as: as(c, role), form: { token } });
+      return { path: 'users/me/android_gcm_reg_id', form: { token } };
+    },
+    expect: humans(),
+  },
+  {
+    route: 'POST /api/v1/remove_client_device',
+    // Each role removes a device of its own (no bot check, as in Zulip); the second organization's owner names the member's.
+    req: async (c, role) => {
+      const r = await c.ok(c.t.post('register_client_device', { as: objectOwner(c, role) }), 'device');
+      return { path: 'remove_client_device', form: { device_id: r.body.device_id } };
+    },
+    expect: everyone({ other: err('Invalid `device_id`') }),
+    missing: () => ({ path: 'remove_client_device', form: { device_id: MISSING } }),
+  },
+  {
+    route: 'POST /api/v1/mobile_push/test_notification',
+    // Each role names a legacy token of its own (then: no relay here); the second organization's owner names the member's.
+    req: async (c, role) => {
+      const token = fcmToken(c);
+      if (role !== 'bot') await c.ok(c.t.post('users/me/android_gcm_reg_id', { as: objectOwner(c, role), form: { token } }), 'FCM token');
+      return { path: 'mobile_push/test_notification', form: { token } };
+    },
+    expect: e(err('Server is not configured to use push notification service.', 'PUSH_SERVICE_NOT_CONFIGURED'), {
+      bot: BOT,
+      anonymous: NOT_LOGGED_IN,
+      other: err('Device not recognized', 'INVALID_PUSH_DEVICE_TOKEN'),
+    }),
+    missing: () => ({ path: 'mobile_push/test_notification', form: { token: 'never-registered' } }),
+  },
 
   // ---- server
   { route: 'GET /api/v1/server_settings', req: () => ({ path: 'server_settings' }), expect: open() },
   { route: 'GET /health', req: () => ({ path: '/health' }), expect: open() },
+  { route: 'GET /compatibility', req: () => ({ path: '/compatibility', headers: { 'User-Agent': 'ZulipMobile/27.192 (Android 14)' } }), expect: open() },
+  // Services this server does not run: Zulip's answers where they are not configured.
+  { route: 'POST /api/v1/calls/zoom/create', req: () => ({ path: 'calls/zoom/create' }), expect: e(err('Zoom credentials have not been configured')) },
+  {
+    route: 'POST /api/v1/calls/constructorgroups/create',
+    req: () => ({ path: 'calls/constructorgroups/create' }),
+    expect: e(err('Constructor Groups is not configured.')),
+  },
+  {
+    route: 'POST /api/v1/calls/nextcloud_talk/create',
+    req: () => ({ path: 'calls/nextcloud_talk/create', form: { room_name: 'matrix call' } }),
+    expect: e(err('Nextcloud Talk is not configured.')),
+  },
+  { route: 'GET /api/v1/calls/bigbluebutton/create', req: () => ({ path: 'calls/bigbluebutton/create', query: { meeting_name: 'matrix call' } }), expect: everyone() },
+  {
+    route: 'GET /calls/bigbluebutton/join',
+    // Zulip sends a browser without a session to the login page first; here everyone is refused alike.
+    req: () => ({ path: '/calls/bigbluebutton/join', query: { bigbluebutton: 'signed' } }),
+    expect: e(err('BigBlueButton is not configured.'), { anonymous: err('BigBlueButton is not configured.') }),
+  },
+  {
+    route: 'POST /api/v1/jwt/fetch_api_key',
+    req: () => ({ path: 'jwt/fetch_api_key', form: { token: 'a.b.c' } }),
+    expect: e(err('JWT authentication is not enabled for this organization'), { anonymous: err('JWT authentication is not enabled for this organization') }),
+  },
   // Not Zulip's: Prometheus metrics, only with `Authorization: Bearer <METRICS_TOKEN>` (set for
   // this app); no account's credentials are that token (metrics.e2e-spec: wrong token, right token).
   { route: 'GET /metrics', req: () => ({ path: '/metrics' }), expect: e(METRICS_TOKEN_REQUIRED, { anonymous: METRICS_TOKEN_REQUIRED }) },
@@ -1439,6 +1636,7 @@ function csrfPair(): Record<string, string> {
 /** Whose object a role's request names: its own, except `other` (and anonymous): the member's. */
 const objectOwner = (c: Ctx, role: Role): Account => (role === 'other' || role === 'anonymous' ? c.acct.member! : c.acct[role]!);
 const hexToken = (c: Ctx) => `aabb${(c.n += 1).toString(16).padStart(8, '0')}`;
+const fcmToken = (c: Ctx) => `fcm:${(c.n += 1).toString(36)}`;
 const later = (c: Ctx) => Math.floor(c.t.clock.now().getTime() / 1000) + 86_400;
 const draft = (c: Ctx) => ({ type: 'stream', to: [c.ids.channel], topic: 'draft', content: 'a draft', timestamp: Math.floor(c.t.clock.now().getTime() / 1000) });
 const scheduled = (c: Ctx) => ({ type: 'stream', to: c.ids.channel, topic: 'later', content: 'scheduled', scheduled_delivery_timestamp: later(c) });
@@ -1465,6 +1663,47 @@ async function ownNavigationView(c: Ctx, role: Role): Promise<string> {
   await c.ok(c.t.post('navigation_views', { as: objectOwner(c, role), form: { fragment, is_pinned: true, name: c.unique('Mine ') } }), 'navigation view');
   return encodeURIComponent(fragment);
 }
+/** POSTs an image file as `as` (on its organization's host); the answer. */
+async function postImage(c: Ctx, as: Account, path: string, fields: Record<string, string> = {}): Promise<Response> {
+  let req = c.t.http.post(`/api/v1/${path}`).auth(as.email, as.apiKey);
+  if (as.host) req = req.set('Host', as.host);
+  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+  return c.ok(req.attach('file', PNG, 'image.png'), path);
+}
+let avatarFile: Promise<string> | undefined;
+/** The stored avatar of an account of the first organization no other row touches (made once). */
+function storedAvatar(c: Ctx): Promise<string> {
+  avatarFile ??= c.fresh('member').then(async (u) => (await postImage(c, u!, 'users/me/avatar')).body.avatar_url as string);
+  return avatarFile;
+}
+let iconFile: Promise<string> | undefined;
+/** The first organization's stored icon (uploaded once; removing the icon keeps the file, as in Zulip). */
+function storedIcon(c: Ctx): Promise<string> {
+  iconFile ??= postImage(c, c.t.owner, 'realm/icon').then((r) => (r.body.icon_url as string).split('?')[0]);
+  return iconFile;
+}
+/** A day logo uploaded right now by `owner` for its organization. */
+async function uploadedLogo(c: Ctx, owner: Account): Promise<void> {
+  await postImage(c, owner, 'realm/logo', { night: 'false' });
+}
+/** Clears the first organization's export rate limit window (5 a week), as if its exports were older. */
+async function ageExports(c: Ctx): Promise<void> {
+  await c.db.query(`UPDATE realm_exports SET date_requested = date_requested - interval '8 days'`);
+}
+/** A new export of the first organization's owner, once the worker wrote it: its id and download address. */
+async function finishedExport(c: Ctx): Promise<{ id: number; url: string }> {
+  await ageExports(c);
+  const r = await c.ok(c.t.post('export/realm'), 'export');
+  for (let i = 0; i < 400; i++) {
+    const e = ((await c.t.get('export/realm')).body.exports as { id: number; pending: boolean; export_url: string }[]).find((x) => x.id === r.body.id);
+    if (e !== undefined && !e.pending) return { id: e.id, url: e.export_url };
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error('fixture export still pending');
+}
+let shared: Promise<{ id: number; url: string }> | undefined;
+/** One finished export the rows only read (or fail to delete). */
+const sharedExport = (c: Ctx) => (shared ??= finishedExport(c));
 /** A new default channel group of the first organization; its id. */
 async function defaultChannelGroup(c: Ctx): Promise<number> {
   await c.ok(c.t.post('default_stream_groups/create', { form: { group_name: c.unique('group'), description: '', stream_names: [] } }), 'default channel group');
@@ -1570,6 +1809,25 @@ function outcomeOf(res: Response, path: string): Outcome {
   return { status: res.status, msg: `non-envelope body: ${(res.text ?? '').slice(0, 80)}` };
 }
 
+let thumbnailed: Promise<string> | undefined;
+/** An image of the member's, linked from a message in `channel`, once thumbnailed (made once): its path. */
+function thumbnailedImage(c: Ctx): Promise<string> {
+  thumbnailed ??= (async () => {
+    const member = c.acct.member!;
+    const up = await c.ok(c.t.http.post('/api/v1/user_uploads').auth(member.email, member.apiKey).attach('file', PNG, 'pixel.png'), 'image upload');
+    await sendToChannel(c.t, member, c.ids.channel, 'images', `[pixel](${up.body.url})`);
+    const path = (up.body.url as string).replace('/user_uploads/', '');
+    for (let i = 0; i < 200; i++) {
+      await c.t.app.get(ThumbnailRunner).idle();
+      const { rows } = await c.db.query(`SELECT status FROM image_attachments WHERE path_id = $1`, [path]);
+      if (rows[0]?.status === 'done') return path;
+      await new Promise((done) => setTimeout(done, 25));
+    }
+    throw new Error('fixture image never thumbnailed');
+  })();
+  return thumbnailed;
+}
+
 /** Ids in messages vary with fixtures: the table writes them as 0. */
 const normalize = (o: Outcome): Outcome =>
   o === OK ? o : { ...o, msg: o.msg.replace(/queue ID: .*/, 'queue ID: 0').replace(/\d{2,}|\b\d\b/g, '0').replace(/'chan\d+'/g, "'chan0'") };
@@ -1664,8 +1922,10 @@ it("refuses another organization's credentials on this organization's address on
   // organization owner's): here its key is simply not that account's.
   const foreign = { ...c.acct.other!, host: undefined };
   const answers: Record<string, Outcome> = {};
-  // GET /metrics takes a token of its own, never Zulip credentials (its row: every caller refused alike).
-  for (const row of TABLE.filter((r) => !r.variant && r.expect.anonymous !== OK && r.route !== 'GET /metrics')) {
+  // GET /metrics takes a token of its own, never Zulip credentials (its row: every caller refused alike);
+  // JWT login and the BigBlueButton join page need none and refuse everyone alike (their rows).
+  const noCredentials = ['GET /metrics', 'POST /api/v1/jwt/fetch_api_key', 'GET /calls/bigbluebutton/join'];
+  for (const row of TABLE.filter((r) => !r.variant && r.expect.anonymous !== OK && !noCredentials.includes(r.route))) {
     const [method, pattern] = row.route.split(' ');
     const path = pattern.replace(/:[a-z_]+/g, '1').replace(/\*[a-z_]+/g, 'x');
     answers[row.route] = outcomeOf(await send(c, method, { path }, foreign), path);
@@ -1706,7 +1966,7 @@ describe.each(TABLE.map((row) => [row.variant ? `${row.route} (${row.variant})` 
 // --- the same routes under /json (the web app's browser sessions) ----------------------------
 
 /** Never served under /json: their answer is the caller's own API key. */
-const API_KEY_ROUTES = ['POST /api/v1/fetch_api_key', 'POST /api/v1/users/me/api_key/regenerate'];
+const API_KEY_ROUTES = ['POST /api/v1/fetch_api_key', 'POST /api/v1/jwt/fetch_api_key', 'POST /api/v1/users/me/api_key/regenerate'];
 /** The roles whose accounts log in with a password (bots have no browser sessions). */
 const BROWSER_ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'other'] as const;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

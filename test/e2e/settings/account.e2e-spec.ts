@@ -59,12 +59,13 @@ describe('email address change', () => {
     polling.email = moved.email;
     expect((await t.get('users/me', { as: moved })).body).toMatchObject({ email: 'moved@example.com', delivery_email: 'moved@example.com' });
     const avatar = expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/);
+    const medium = expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&s=500&version=1$/);
     const expected = [
       { type: 'realm_user', op: 'update', person: { user_id: u.id, delivery_email: 'moved@example.com' } },
       {
         type: 'realm_user',
         op: 'update',
-        person: { avatar_source: 'G', avatar_url: avatar, avatar_url_medium: avatar, avatar_version: 1, user_id: u.id },
+        person: { avatar_source: 'G', avatar_url: avatar, avatar_url_medium: medium, avatar_version: 1, user_id: u.id },
       },
       { type: 'realm_user', op: 'update', person: { user_id: u.id, new_email: 'moved@example.com' } },
     ];

@@ -108,6 +108,29 @@ describe('links and image previews', () => {
     );
   });
 
+  it("previews an organization's upload only as the image it is: placeholder, thumbnail, or nothing (Zulip's user_upload_previews)", () => {
+    const preview = { animated: false, originalWidth: 1200, originalHeight: 900, contentType: 'image/png', transcoded: null };
+    const uploadPreviews = new Map([
+      ['2/ab/AAAAAAAAAAAAAAAAAAAAAAAA/cat.png', { ...preview, url: null }],
+      ['2/cd/BBBBBBBBBBBBBBBBBBBBBBBB/dog.jpg', { ...preview, url: '/user_uploads/thumbnail/2/cd/BBBBBBBBBBBBBBBBBBBBBBBB/dog.jpg/840x560.webp' }],
+      ['2/ef/CCCCCCCCCCCCCCCCCCCCCCCC/photo', { ...preview, url: null }],
+    ]);
+    const html = renderer.render(
+      '[cat](/user_uploads/2/ab/AAAAAAAAAAAAAAAAAAAAAAAA/cat.png) [dog](/user_uploads/2/cd/BBBBBBBBBBBBBBBBBBBBBBBB/dog.jpg) ' +
+        '[no](/user_uploads/2/00/DDDDDDDDDDDDDDDDDDDDDDDD/other.png) [photo](/user_uploads/2/ef/CCCCCCCCCCCCCCCCCCCCCCCC/photo)',
+      targets({ uploadPreviews }),
+    );
+    expect(html.split('\n')[1]).toBe(
+      '<div class="message_inline_image"><a href="/user_uploads/2/ab/AAAAAAAAAAAAAAAAAAAAAAAA/cat.png" title="cat">' +
+        '<img class="image-loading-placeholder" data-original-dimensions="1200x900" src="/static/images/loading/loader-black.svg"></a></div>' +
+        '<div class="message_inline_image"><a href="/user_uploads/2/cd/BBBBBBBBBBBBBBBBBBBBBBBB/dog.jpg" title="dog">' +
+        '<img data-original-content-type="image/png" data-original-dimensions="1200x900" src="/user_uploads/thumbnail/2/cd/BBBBBBBBBBBBBBBBBBBBBBBB/dog.jpg/840x560.webp"></a></div>' +
+        // No extension, but an image: previewed; a .png that is no known image: not.
+        '<div class="message_inline_image"><a href="/user_uploads/2/ef/CCCCCCCCCCCCCCCCCCCCCCCC/photo" title="photo">' +
+        '<img class="image-loading-placeholder" data-original-dimensions="1200x900" src="/static/images/loading/loader-black.svg"></a></div>',
+    );
+  });
+
   it('makes links into the organization relative and never adds target attributes', () => {
     expect(renderer.render('[f](http://zulip.testserver/user_uploads/2/ab/f.pdf) https://elsewhere.example', targets())).toBe(
       '<p><a href="user_uploads/2/ab/f.pdf">f</a> <a href="https://elsewhere.example">https://elsewhere.example</a></p>',

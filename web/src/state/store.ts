@@ -373,6 +373,14 @@ function onUpdateMessage(s: AppState, e: ServerEvent): AppState {
   const messageId = num(e.message_id) ?? ids[0];
   const messages = new Map(s.messages);
   const edited = messages.get(messageId);
+  if (e.rendering_only === true && typeof e.rendered_content === 'string') {
+    // A new rendering only (a thumbnail finished): every message named, not an edit.
+    for (const id of ids) {
+      const m = messages.get(id);
+      if (m) messages.set(id, { ...m, content: e.rendered_content });
+    }
+    return { ...s, messages };
+  }
   if (edited && typeof e.rendered_content === 'string') {
     const flags = Array.isArray(e.flags) ? (e.flags as string[]) : edited.flags;
     messages.set(messageId, { ...edited, content: e.rendered_content, flags, last_edit_timestamp: num(e.edit_timestamp) ?? edited.last_edit_timestamp });

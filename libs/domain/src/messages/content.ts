@@ -27,4 +27,3 @@ export function normaliseEditedContent(raw: string): string {
 }
 
 export const isMeMessage = (content: string): boolean => content.startsWith('/me ');
-export const isWidget = (content: string): boolean => /^\/(poll|todo)(\s|$)/.test(content);

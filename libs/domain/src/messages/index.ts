@@ -16,3 +16,5 @@ export * from './search-highlight.js';
 export * from './upload.policy.js';
 export * from './spectators.js';
 export * from './message-report.js';
+export * from './widgets.js';
+export * from './thumbnails.js';

@@ -4,7 +4,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../realm/realm-settings.js';
 import { badRequest, DomainError } from '../shared/domain-error.js';
 import { expectationMismatch, type GroupSettingValue } from '../users/group-setting.js';
 import { isAdmin, isModeratorOrAbove } from '../users/role.js';
-import { isWidget, normaliseEditedContent } from './content.js';
+import { normaliseEditedContent } from './content.js';
 import type { EffectiveTopicsPolicy } from './message-send.policy.js';
 import { checkEditTopic, parseTopicForEdit, type ResolveChange, resolveChange, RESOLVED_TOPIC_PREFIX } from './topic.js';
 
@@ -175,7 +175,7 @@ export interface MessageEdit {
  * characters, content with channel, widgets, prev_content_sha256), then the content itself.
  */
 export function parseEdit(
-  m: { senderId: number; channelId: number | null; topic: string; content: string; dateSent: Date },
+  m: { senderId: number; channelId: number | null; topic: string; content: string; dateSent: Date; hasSubmessages: boolean },
   req: EditRequest,
   editorId: number,
   realm: RealmMessageRules,
@@ -200,7 +200,8 @@ export function parseEdit(
   const resolve = requestedTopic !== undefined ? resolveChange(m.topic, requestedTopic) : null;
   const topic = requestedTopic !== undefined ? checkEditTopic(requestedTopic) : undefined;
   if (req.content !== undefined && req.channelId !== undefined) throw badRequest('Cannot change message content while changing channel');
-  if (req.content !== undefined && isWidget(m.content)) throw badRequest('Widgets cannot be edited.');
+  // Zulip's is_widget_message: a message with submessages (its widget's first one came with it).
+  if (req.content !== undefined && m.hasSubmessages) throw badRequest('Widgets cannot be edited.');
   if (req.prevContentMatches === false) throw expectationMismatch('prev_content_sha256');
   const content = req.content === undefined ? undefined : normaliseEditedContent(req.content);
   return { content, topic, channelId, resolve, propagateMode: req.propagateMode, moves: topic !== undefined || channelId !== undefined };

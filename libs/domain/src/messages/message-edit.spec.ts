@@ -73,8 +73,10 @@ describe('the payload checks (step 3–4), in order', () => {
     ['resolving general chat (✔ general chat)', aMessage(), { topic: '✔ general chat' }, 'General chat cannot be marked as resolved'],
     ['an unprintable topic', aMessage(), { topic: 'a\u0001b' }, 'Invalid character in topic, at position 2!'],
     ['content with a channel, even the same one', aMessage(), { content: 'x', channelId: 9 }, 'Cannot change message content while changing channel'],
-    ['content of a widget', aMessage({ content: '/todo list' }), { content: 'x' }, 'Widgets cannot be edited.'],
-    ['a topic of a widget', aMessage({ content: '/todo list' }), { topic: 'x' }, null],
+    ['content of a widget', aMessage({ content: '/todo list', hasSubmessages: true }), { content: 'x' }, 'Widgets cannot be edited.'],
+    ['content of a message with submessages (a widget_content widget)', aMessage({ content: 'choose', hasSubmessages: true }), { content: 'x' }, 'Widgets cannot be edited.'],
+    ['content that reads like a widget without being one (no submessage)', aMessage({ content: '/todo list' }), { content: 'x' }, null],
+    ['a topic of a widget', aMessage({ content: '/todo list', hasSubmessages: true }), { topic: 'x' }, null],
   ])('%s', (_case, m, o, refusal) => {
     expect(refusalText(request(m, o))).toBe(refusal);
   });

@@ -45,6 +45,7 @@ describe('Message.create to a channel', () => {
       lastMovedTime: null,
       editHistory: [],
       hasAttachment: false,
+      hasSubmessages: false,
     });
     const plan = { audience: { kind: 'channel', channelId: 9 }, senderId: 60, senderRead: true, alsoReadBy: [], mentioned: [61], streamWildcard: true, topicWildcardUsers: [], alertWordText: 'hello' };
     expect(m.pendingFlagPlan()).toEqual(plan);
@@ -57,6 +58,24 @@ describe('Message.create to a channel', () => {
     expect(m.id).toBe(321);
     expect(() => m.identify(322)).toThrow('message 321 already has an id');
     expect(() => m.pendingFlagPlan()).toThrow('only a new message has a flag plan');
+  });
+
+  it('takes a widget while new: stored with it as its first submessage, which its event shows', () => {
+    const plain = send()();
+    expect(plain.pendingWidget()).toBeNull();
+    expect(() => plain.identify(1, 2)).toThrow('a widget message is identified with its submessage');
+    const m = send()();
+    m.attachWidget('{"widget_type": "todo", "extra_data": {"task_list_title": "", "tasks": []}}');
+    expect(m.snapshot().hasSubmessages).toBe(true);
+    expect(m.pendingWidget()).toBe('{"widget_type": "todo", "extra_data": {"task_list_title": "", "tasks": []}}');
+    expect(() => m.identify(321)).toThrow('a widget message is identified with its submessage');
+    m.identify(321, 7);
+    expect(m.pendingWidget()).toBeNull();
+    expect(m.newSubmessages()).toEqual([
+      { id: 7, messageId: 321, senderId: 60, msgType: 'widget', content: '{"widget_type": "todo", "extra_data": {"task_list_title": "", "tasks": []}}' },
+    ]);
+    expect(() => m.attachWidget('{}')).toThrow('only a new message takes a widget');
+    expect(Message.restore(m.snapshot()).newSubmessages()).toEqual([]);
   });
 
   it('needs can_send_message_group, which a bot’s owner lends it', () => {

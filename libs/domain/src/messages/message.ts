@@ -31,6 +31,7 @@ import {
   type MentionedGroup,
 } from './message-send.policy.js';
 import { planTopicMove, type TopicMessage, type TopicMove } from './topic-move.js';
+import { type Submessage, WIDGET_MSG_TYPE } from './widgets.js';
 
 /** One entry of a message's edit history (stored newest first, as Zulip's JSON). */
 export interface EditHistoryEntry {
@@ -65,6 +66,8 @@ export interface MessageState {
   /** Newest first. */
   editHistory: EditHistoryEntry[];
   hasAttachment: boolean;
+  /** It has submessages (Zulip's is_widget_message): the first, its widget's, came with it or from its sender. */
+  hasSubmessages: boolean;
 }
 
 /** The content-dependent bits of the recipients' rows (set on send, re-evaluated on a content edit). */
@@ -174,6 +177,8 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 export class Message extends AggregateRoot<MessageEvent> {
   /** The rows a new message starts with, until it is stored. */
   private flagPlan: FlagPlan | null = null;
+  /** A new widget message's first submessage (its id once stored). */
+  private widget: { id: number; content: string } | null = null;
 
   private constructor(private state: MessageState) {
     super();
@@ -264,6 +269,7 @@ export class Message extends AggregateRoot<MessageEvent> {
       lastMovedTime: null,
       editHistory: [],
       hasAttachment: m.hasAttachment,
+      hasSubmessages: false,
     });
     message.flagPlan = flags;
     message.record({ type: 'sent', flags });
@@ -276,11 +282,34 @@ export class Message extends AggregateRoot<MessageEvent> {
     return this.flagPlan;
   }
 
-  /** The id Postgres gave the new message (set by the repository when it stores it). */
-  identify(id: number): void {
+  /**
+   * Makes a new message a widget (Zulip's do_widget_post_save_actions): `content` is its first
+   * submessage's, stored with the message by the repository.
+   */
+  attachWidget(content: string): void {
+    if (this.flagPlan === null) throw new Error('only a new message takes a widget');
+    this.widget = { id: 0, content };
+    this.state.hasSubmessages = true;
+  }
+
+  /** The widget submessage's content a new message is to be stored with (null: none). */
+  pendingWidget(): string | null {
+    return this.flagPlan === null ? null : (this.widget?.content ?? null);
+  }
+
+  /** The id Postgres gave the new message, and its widget submessage's (set by the repository when it stores them). */
+  identify(id: number, widgetSubmessageId?: number): void {
     if (this.state.id !== 0) throw new Error(`message ${this.state.id} already has an id`);
+    if ((this.widget === null) !== (widgetSubmessageId === undefined)) throw new Error('a widget message is identified with its submessage');
     this.state.id = id;
+    if (this.widget !== null) this.widget.id = widgetSubmessageId!;
     this.flagPlan = null;
+  }
+
+  /** A message just sent: its submessages (its widget's, or none), as its `message` event shows them. */
+  newSubmessages(): Submessage[] {
+    if (this.widget === null) return [];
+    return [{ id: this.widget.id, messageId: this.state.id, senderId: this.state.senderId, msgType: WIDGET_MSG_TYPE, content: this.widget.content }];
   }
 
   get id(): number {

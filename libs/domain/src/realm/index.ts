@@ -9,3 +9,4 @@ export * from './uri-template.js';
 export * from './announcement-channels.js';
 export * from './organization.js';
 export * from './branding.js';
+export * from './realm-deactivation.js';

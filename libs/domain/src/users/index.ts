@@ -11,6 +11,7 @@ export * from './user-group.js';
 export * from './email-policy.js';
 export * from './user-status.js';
 export * from './user-settings.js';
+export * from './realm-user-defaults.js';
 export * from './languages.js';
 export * from './timezones.js';
 export * from './email-visibility.js';

@@ -35,6 +35,7 @@ export const messageState = (o: Partial<MessageState> = {}): MessageState => ({
   lastMovedTime: null,
   editHistory: [],
   hasAttachment: false,
+  hasSubmessages: false,
   ...o,
 });
 

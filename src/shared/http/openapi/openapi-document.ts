@@ -93,6 +93,12 @@ function ownErrorResponses(route: RouteInfo): Record<string, unknown> {
   return refs;
 }
 
+/** A redirect the route answers (keyed `METHOD /path 302`), if it has one. */
+function redirectResponse(route: RouteInfo): Record<string, unknown> {
+  const own = RESPONSE_SCHEMAS[`${routeKey(route)} 302`];
+  return own === undefined ? {} : { '302': own };
+}
+
 function operation(route: RouteInfo, operationId: string): Operation {
   const get = route.method === 'GET';
   const declared = route.params;
@@ -105,7 +111,7 @@ function operation(route: RouteInfo, operationId: string): Operation {
     ...(route.public ? { security: [] } : {}),
     parameters: [...pathParameters(route), ...(get ? queryParameters(declared) : [])],
     ...(!get && declared.length > 0 ? { requestBody: requestBody(declared) } : {}),
-    responses: { '200': successResponse(route), ...ownErrorResponses(route) },
+    responses: { '200': successResponse(route), ...redirectResponse(route), ...ownErrorResponses(route) },
   };
 }
 

@@ -34,6 +34,18 @@ const USER_FIELDS = {
 };
 const USER_OPTIONAL = { delivery_email: nullable(str), bot_type: nullable(int), bot_owner_id: nullable(int), profile_data: { type: 'object' } };
 
+/** zulip.yaml's RealmExport (GET /export/realm, `realm_export` events); export_type as feature level 449 names it. */
+const REALM_EXPORT = object({
+  id: int,
+  export_time: { type: 'number' },
+  acting_user_id: int,
+  export_url: nullable(str),
+  deleted_timestamp: nullable({ type: 'number' }),
+  failed_timestamp: nullable({ type: 'number' }),
+  pending: bool,
+  export_type: { type: 'string', enum: ['public', 'full_with_consent', 'full_without_consent'] },
+});
+
 /** zulip.yaml's User (GET /users, /users/{user_id}). */
 const USER = object({ ...USER_FIELDS, is_active: bool }, USER_OPTIONAL);
 /** The users of register's realm_users sections, which Zulip sends without `is_active` (post_process_state). */
@@ -51,7 +63,7 @@ const MESSAGE_BASE = object(
     subject: str,
     is_me_message: bool,
     reactions: arrayOf(object({ emoji_name: str, emoji_code: str, reaction_type: str, user_id: int })),
-    submessages: arrayOf({ type: 'object' }),
+    submessages: arrayOf(object({ id: int, message_id: int, sender_id: int, msg_type: str, content: str })),
     sender_full_name: str,
     sender_email: str,
     sender_realm_str: str,
@@ -146,6 +158,12 @@ const NAVIGATION_VIEW = object({ fragment: str, is_pinned: bool, name: nullable(
 /** zulip.yaml's DefaultChannelGroup: its channels by id. */
 const DEFAULT_CHANNEL_GROUP = object({ name: str, id: int, description: str, streams: arrayOf(int) });
 
+/** A redirect to an image (an avatar, the organization's icon or logo), the request's query string appended. */
+const IMAGE_REDIRECT: JsonSchema = {
+  description: 'Found: the image is at the `Location` header (the request\'s query string appended). No body.',
+  headers: { Location: { required: true, schema: str } },
+};
+
 /**
  * By `METHOD /openapi/path`: the success fields (envelope routes) or the whole 200 response (raw
  * routes); by `METHOD /openapi/path STATUS`: a route's own answer with an error status.
@@ -169,9 +187,28 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       recent_private_conversations: arrayOf(object({ max_message_id: int, user_ids: arrayOf(int) })),
       realm_default_stream_groups: arrayOf(DEFAULT_CHANNEL_GROUP),
       navigation_views: arrayOf(NAVIGATION_VIEW),
+      realm_user_settings_defaults: object({ emojiset_choices: arrayOf(object({ key: str, text: str })), available_notification_sounds: arrayOf(str) }),
     },
   ),
   'GET /api/v1/navigation_views': object({ navigation_views: arrayOf(NAVIGATION_VIEW) }),
+  'POST /api/v1/export/realm': object({ id: int }),
+  'GET /api/v1/export/realm': object({ exports: arrayOf(REALM_EXPORT) }),
+  'GET /api/v1/export/realm/consents': object({ export_consents: arrayOf(object({ user_id: int, consented: bool, email_address_visibility: int })) }),
+  'POST /api/v1/users/me/avatar': object({ avatar_url: str }),
+  'DELETE /api/v1/users/me/avatar': object({ avatar_url: str }),
+  'GET /avatar/{email_or_id} 302': IMAGE_REDIRECT,
+  'GET /avatar/{email_or_id}/medium 302': IMAGE_REDIRECT,
+  'POST /api/v1/realm/icon': object({ icon_url: str }),
+  'DELETE /api/v1/realm/icon': object({ icon_url: str }),
+  'GET /api/v1/realm/icon 302': IMAGE_REDIRECT,
+  'GET /api/v1/realm/logo 302': IMAGE_REDIRECT,
+  'GET /user_avatars/{realm_id}/{file_name}': { description: 'An uploaded avatar (PNG).', content: { 'image/png': { schema: str } } },
+  'GET /user_avatars/{realm_id}/realm/{file_name}': { description: "The organization's uploaded icon or logo (PNG).", content: { 'image/png': { schema: str } } },
+  'GET /api/v1/user_uploads/{realm_id}/{bucket}/{key}/{name}': object({ url: str }),
+  'GET /user_uploads/thumbnail/{realm_id}/{bucket}/{key}/{name}/{format}': {
+    description: 'The thumbnail of an uploaded image (`image/webp` for the server\'s formats).',
+    content: { 'image/webp': { schema: str } },
+  },
   'GET /api/v1/events': object({ events: arrayOf(EVENT) }, { queue_id: str }),
   'POST /api/v1/messages': object({ id: int }, { automatic_new_visibility_policy: int }),
   'GET /api/v1/messages': object(
@@ -192,6 +229,16 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     { subscribed: { type: 'object', additionalProperties: arrayOf(str) }, already_subscribed: { type: 'object', additionalProperties: arrayOf(str) } },
     { unauthorized: arrayOf(str), new_subscription_messages_sent: bool },
   ),
+  'PATCH /api/v1/users/me/subscriptions': object(
+    {
+      subscribed: { type: 'object', additionalProperties: arrayOf(str) },
+      already_subscribed: { type: 'object', additionalProperties: arrayOf(str) },
+      removed: arrayOf(str),
+      not_removed: arrayOf(str),
+    },
+    { new_subscription_messages_sent: bool },
+  ),
+  'GET /api/v1/calls/bigbluebutton/create': object({ url: str }),
   'GET /api/v1/streams': object({ streams: arrayOf(object({ stream_id: int, name: str, description: str, invite_only: bool })) }),
   'GET /api/v1/get_stream_id': object({ stream_id: int }),
   'POST /api/v1/fetch_api_key': object({ api_key: str, email: str, user_id: int }),
