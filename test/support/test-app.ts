@@ -119,6 +119,10 @@ export class TestApp {
       UPLOADS_DIR: join(tmpdir(), `svc-test-uploads-${process.pid}`),
       // Tests deliver reminders by calling RemindersService.deliverDue (no background timer).
       REMINDER_POLL_INTERVAL_MS: '0',
+      // Nor background exports and thumbnails (their own tests turn them on): a timer of theirs
+      // would write, or count statements, while another test measures.
+      EXPORT_POLL_INTERVAL_MS: '0',
+      THUMBNAIL_POLL_INTERVAL_MS: '0',
       PASSWORD_HASH_MEMORY_KIB: process.env.PASSWORD_HASH_MEMORY_KIB ?? '1024',
       ...env,
     });

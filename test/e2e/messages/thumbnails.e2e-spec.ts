@@ -314,7 +314,7 @@ describe('GET /user_uploads/thumbnail/{realm_id}/{path}/{format}', () => {
 describe('in the background', () => {
   let bg: TestApp;
   beforeAll(async () => {
-    bg = await TestApp.start();
+    bg = await TestApp.start({ THUMBNAIL_POLL_INTERVAL_MS: '10000' });
   }, 60_000);
   afterAll(() => bg.close());
 
