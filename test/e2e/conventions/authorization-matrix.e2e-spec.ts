@@ -1837,7 +1837,8 @@ let db: pg.Client;
 let c: Ctx;
 
 beforeAll(async () => {
-  t = await TestApp.start({ METRICS_TOKEN: 'matrix-metrics-token-0123456789' });
+  // Background exports on (TestApp turns them off): the export rows expect them to finish.
+  t = await TestApp.start({ METRICS_TOKEN: 'matrix-metrics-token-0123456789', EXPORT_POLL_INTERVAL_MS: '10000', THUMBNAIL_POLL_INTERVAL_MS: '10000' });
   db = new pg.Client({ connectionString: t.databaseUrl });
   await db.connect();
   c = new Ctx(t, db);
