@@ -9,6 +9,7 @@ import {
   isResolveNoticeMove,
   type Message,
   type MessageEdit,
+  type MessageEvent,
   moveNotices,
   type PropagateMode,
   type RealmMessageRules,
@@ -25,7 +26,7 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext } from '../../users/index.js';
 import { relinkAttachments } from './attachment-claims.js';
 import { loadForModification, realmMessageRules, viewerOf } from './message-access.js';
-import { messageDeletedEvent, messageUpdateEvents, topicVisibilityMovedEvents } from './message.events.js';
+import { messageDeletedEvents, messageUpdateEvents, topicVisibilityMovedEvents } from './message.events.js';
 import type { AttachmentRecord } from './message.ports.js';
 import { MessageRenderer } from './message-renderer.js';
 import { MentionResolver } from './mention-resolver.js';
@@ -43,13 +44,6 @@ export interface EditMessageRequest {
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-
-/** The message as it was before an edit changed it (for the event). */
-interface Original {
-  topic: string;
-  content: string;
-  renderedContent: string;
-}
 
 /** PATCH and DELETE /messages/{id} (spec 11): load, let the Message decide, store, publish. */
 @Injectable()
@@ -69,8 +63,7 @@ export class MessageEditService {
       const rules = realmMessageRules(ctx);
       const now = this.clock.now();
       const { message, channel: source } = await this.loadForModification(tx, actor, ctx, messageId);
-      const { topic, content, renderedContent } = message.snapshot();
-      const prevContentMatches = req.prevContentSha256 === undefined ? undefined : req.prevContentSha256 === sha256(content);
+      const prevContentMatches = req.prevContentSha256 === undefined ? undefined : req.prevContentSha256 === sha256(message.content);
       const edit = message.requestEdit(
         { content: req.content, topic: req.topic, channelId: req.streamId, propagateMode: req.propagateMode, prevContentMatches },
         actor.userId,
@@ -79,13 +72,13 @@ export class MessageEditService {
       );
       const facts = await this.editFacts(tx, actor, ctx, rules, message, source, edit);
       const move = message.edit(edit, facts, now);
-      const contentEdited = message.pullEvents().find((e) => e.type === 'content_edited');
+      const recorded = message.pullEvents();
+      const contentEdited = recorded.find((e) => e.type === 'content_edited');
       const detached = contentEdited ? await this.saveContent(tx, actor, message, contentEdited.mentionFlags) : [];
       const destination = facts.destination?.channel ?? source;
       const dropped = move !== null ? (await tx.messages.move(move)).dropped : [];
       const visibility = move?.wholeTopic ? await tx.topicVisibility.moveWithTopic(move.from, move.to) : null;
-      const original = { topic, content, renderedContent };
-      await this.publishUpdate(tx, actor, message, { original, contentEdited: contentEdited !== undefined, source, destination, move, dropped, now });
+      await this.publishUpdate(tx, actor, message, { recorded, source, destination, move, dropped, now });
       if (move !== null) {
         if (move.channelChanged) {
           await this.firstMessageChanged(tx, actor.realmId, source!);
@@ -168,8 +161,7 @@ export class MessageEditService {
     actor: Actor,
     message: Message,
     u: {
-      original: Original;
-      contentEdited: boolean;
+      recorded: readonly MessageEvent[];
       source: Channel | null;
       destination: Channel | null;
       move: TopicMove | null;
@@ -197,12 +189,10 @@ export class MessageEditService {
       messageUpdateEvents({
         realmId: actor.realmId,
         editorId: actor.userId,
-        messageId: message.id,
         editedAt: u.now,
-        original: u.original,
-        content: u.contentEdited ? { raw: message.content, rendered: message.snapshot().renderedContent } : null,
+        message,
+        recorded: u.recorded,
         source: source === null ? null : { id: source.id, name: source.name },
-        move: u.move,
         flags,
         losers,
       }),
@@ -249,9 +239,7 @@ export class MessageEditService {
       const readers = (await tx.userMessages.readers(message.id)).map((r) => r.userId);
       const subscribers = channel !== null && channel.snapshot().historyPublicToSubscribers ? await tx.conversations.activeSubscribers(channel.id) : [];
       if (!(await tx.messages.delete(message.id))) throw badRequest('Message already deleted');
-      for (const e of message.pullEvents()) {
-        if (e.type === 'deleted') tx.afterCommit([messageDeletedEvent(actor.realmId, e, [...new Set([...readers, ...subscribers])])]);
-      }
+      tx.afterCommit(messageDeletedEvents(actor.realmId, message.pullEvents(), [...new Set([...readers, ...subscribers])]));
       if (channel !== null) await this.firstMessageChanged(tx, actor.realmId, channel);
     });
   }

@@ -1,5 +1,6 @@
 import { type Channel, holds, type Viewer } from '@app/domain/channels';
 import {
+  activeRecipient,
   automaticVisibilityAfterSend,
   type ChannelSendFacts,
   checkWidgetContent,
@@ -10,13 +11,14 @@ import {
   Message,
   type NewMessage,
   normaliseContent,
-  parseTopicForSend,
+  parseRecipients,
   readBySenderDefault,
+  recipientChannelNotFound,
+  type SendType,
   VisibilityPolicy,
   widgetFromContent,
   widgetSubmessageContent,
 } from '@app/domain/messages';
-import { badRequest, DomainError } from '@app/domain/shared';
 import { type Actor, type GroupSettingValue, SystemGroup } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { userTopicEvent } from '../../channels/index.js';
@@ -25,14 +27,14 @@ import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type ActorContext, loadActorContext, type UserRecord } from '../../users/index.js';
 import { claimAttachments, claimableAttachments } from './attachment-claims.js';
 import { realmTopicsPolicy, viewerOf } from './message-access.js';
-import { messageEvent, storedMessageFields } from './message.events.js';
+import { newMessageEvent } from './message.events.js';
 import type { ChannelSendReads } from './message.ports.js';
 import { MessageRenderer } from './message-renderer.js';
 import { type MentionResolution, MentionResolver } from './mention-resolver.js';
 import { RenderTargetsResolver } from './render-targets.resolver.js';
 
 export interface SendRequest {
-  type: 'direct' | 'private' | 'channel' | 'stream';
+  type: SendType;
   /** `to` as decoded leniently: JSON when it parsed, else the raw text; undefined when absent. */
   to: unknown;
   content: string;
@@ -58,7 +60,7 @@ export interface CheckedSend {
 }
 
 type Destination =
-  | { kind: 'channel'; byName?: string; byId?: number; topic: string }
+  | { kind: 'channel'; channel: string | number; topic: string }
   | { kind: 'direct'; users: UserRecord[]; sender: UserRecord };
 
 /** What the sender's automatic topic follow reads (spec 10 §2.9). */
@@ -105,66 +107,30 @@ export class MessageSender {
   }
 
   private async prepare(tx: Tx, actor: Actor, req: SendRequest, now: Date): Promise<PreparedSend> {
-    const destination = await this.parseRecipients(tx, actor, req);
+    const destination = await this.findRecipients(tx, actor, req);
     const content = normaliseContent(req.content);
     const ctx = await loadActorContext(tx, actor);
     if (destination.kind === 'channel') return this.prepareChannelMessage(tx, actor, ctx, destination, content, req, now);
     return this.prepareDirectMessage(tx, actor, ctx, destination, content, req, now);
   }
 
-  private async parseRecipients(tx: Tx, actor: Actor, req: SendRequest): Promise<Destination> {
-    if (req.type === 'channel' || req.type === 'stream') {
-      if (req.to === undefined) throw badRequest('Missing channel');
-      let target = req.to;
-      if (Array.isArray(target)) {
-        if (target.length !== 1) throw badRequest('Expected exactly one channel');
-        target = target[0];
-      }
-      if (req.topic === undefined) throw badRequest('Missing topic');
-      const topic = parseTopicForSend(req.topic);
-      if (typeof target === 'string') return { kind: 'channel', byName: target.trim(), topic };
-      if (typeof target === 'number' && Number.isSafeInteger(target)) return { kind: 'channel', byId: target, topic };
-      throw badRequest('Invalid data type for channel');
+  /** The recipients `req` names (the domain's parseRecipients); a direct message's are looked up, each active. */
+  private async findRecipients(tx: Tx, actor: Actor, req: SendRequest): Promise<Destination> {
+    const to = parseRecipients(req.type, req.to, req.topic);
+    if (to.kind === 'channel') return to;
+    // The sender's record comes with the recipients' (the message event shows it).
+    if (to.by === 'email') {
+      const found = await tx.users.findManyByApiEmails(actor.realmId, [...to.emails, actor.email]);
+      return { kind: 'direct', users: to.emails.map((e) => activeRecipient(found.get(e.toLowerCase()), e)), sender: found.get(actor.email.toLowerCase())! };
     }
-    let list = req.to === undefined ? [] : req.to;
-    if (typeof list === 'string') list = list.split(',');
-    if (typeof list === 'number') list = [list];
-    if (!Array.isArray(list)) throw badRequest('Invalid data type for recipients');
-    if (list.length === 0) throw badRequest('Message must have recipients');
-    const mixed = () => badRequest('Recipient lists may contain emails or user IDs, but not both.');
-    if (typeof list[0] === 'string') {
-      if (list.some((e) => typeof e !== 'string')) throw mixed();
-      const emails = [...new Set((list as string[]).map((e) => e.trim()).filter((e) => e !== ''))];
-      if (emails.length === 0) throw badRequest('Message must have recipients');
-      // The sender's record comes with the recipients' (the message event shows it).
-      const found = await tx.users.findManyByApiEmails(actor.realmId, [...emails, actor.email]);
-      const users = emails.map((e) => this.activeRecipient(found.get(e.toLowerCase()), () => `Invalid email '${e}'`));
-      return { kind: 'direct', users, sender: found.get(actor.email.toLowerCase())! };
-    }
-    if (typeof list[0] === 'number') {
-      if (list.some((e) => typeof e !== 'number' || !Number.isSafeInteger(e))) throw mixed();
-      const ids = [...new Set(list as number[])];
-      const found = await tx.users.findManyByIds(actor.realmId, [...ids, actor.userId]);
-      return { kind: 'direct', users: ids.map((id) => this.activeRecipient(found.get(id), () => `Invalid user ID ${id}`)), sender: found.get(actor.userId)! };
-    }
-    throw badRequest('Invalid data type for recipients');
+    const found = await tx.users.findManyByIds(actor.realmId, [...to.userIds, actor.userId]);
+    return { kind: 'direct', users: to.userIds.map((id) => activeRecipient(found.get(id), id)), sender: found.get(actor.userId)! };
   }
 
-  private activeRecipient(u: UserRecord | undefined, unknown: () => string): UserRecord {
-    if (u === undefined) throw badRequest(unknown());
-    if (!u.isActive) throw badRequest(`'${u.email}' is no longer using Zulip.`);
-    return u;
-  }
-
-  private async findChannel(tx: Tx, actor: Actor, d: { byName?: string; byId?: number }): Promise<Channel> {
-    if (d.byId !== undefined) {
-      const c = await tx.channels.findById(actor.realmId, d.byId);
-      if (!c) throw new DomainError(`Channel with ID '${d.byId}' does not exist`, 'STREAM_DOES_NOT_EXIST', 'invalid', { stream_id: d.byId });
-      return c;
-    }
-    const [c] = await tx.channels.findByNames(actor.realmId, [d.byName!]);
-    if (!c) throw new DomainError(`Channel '${d.byName}' does not exist`, 'STREAM_DOES_NOT_EXIST', 'invalid', { stream: d.byName });
-    return c;
+  private async findChannel(tx: Tx, actor: Actor, channel: string | number): Promise<Channel> {
+    const found = typeof channel === 'number' ? await tx.channels.findById(actor.realmId, channel) : (await tx.channels.findByNames(actor.realmId, [channel]))[0];
+    if (!found) throw recipientChannelNotFound(channel);
+    return found;
   }
 
   /** A channel message: facts for the sending rules, then `Message.create` (which applies them). */
@@ -177,7 +143,7 @@ export class MessageSender {
     req: SendRequest,
     now: Date,
   ): Promise<PreparedSend> {
-    const channel = await this.findChannel(tx, actor, d);
+    const channel = await this.findChannel(tx, actor, d.channel);
     const syntax = extractMentions(content);
     const reads = await tx.conversations.channelSendReads(actor.realmId, actor.userId, channel.id, d.topic, {
       participants: syntax.topicWildcard,
@@ -199,18 +165,7 @@ export class MessageSender {
     const { message, channel, sender } = p;
     const rows = await tx.messages.add(message, { firstInChannel: true });
     await claimAttachments(tx, actor, message.id, p.attachments);
-    message.pullEvents();
-    tx.afterCommit([
-      messageEvent({
-        ...storedMessageFields(message),
-        realmStringId: p.ctx.realm.stringId,
-        localEcho: localEchoOf(req),
-        sender,
-        channel: { id: channel.id, name: channel.name, public: !channel.inviteOnly },
-        participants: [],
-        rows,
-      }),
-    ]);
+    tx.afterCommit([newMessageEvent(message, { realmStringId: p.ctx.realm.stringId, sender, to: { channel }, rows, localEcho: localEchoOf(req) })]);
     const result: SendResult = { id: message.id };
     if (!sender.isBot) {
       const next = await this.followAfterSend(tx, actor, channel.id, p.topic, p.facts, now);
@@ -333,20 +288,9 @@ export class MessageSender {
     const { message } = p;
     const rows = await tx.messages.add(message);
     await claimAttachments(tx, actor, message.id, p.attachments);
-    const sender = p.sender;
-    const everyone = new Map([[sender.id, sender], ...p.recipients.map((u) => [u.id, u] as const)]);
-    message.pullEvents();
-    tx.afterCommit([
-      messageEvent({
-        ...storedMessageFields(message),
-        realmStringId: p.ctx.realm.stringId,
-        localEcho: localEchoOf(req),
-        sender,
-        channel: null,
-        participants: [...everyone.values()].sort((a, b) => a.id - b.id),
-        rows,
-      }),
-    ]);
+    const { sender } = p;
+    const participants = [...new Map([[sender.id, sender], ...p.recipients.map((u) => [u.id, u] as const)]).values()];
+    tx.afterCommit([newMessageEvent(message, { realmStringId: p.ctx.realm.stringId, sender, to: { participants }, rows, localEcho: localEchoOf(req) })]);
     return { id: message.id };
   }
 

@@ -6,10 +6,16 @@ import { userTopicEvent } from '../../channels/index.js';
 import { avatarUrl } from '../../users/index.js';
 import { presentSubmessage } from './messages.views.js';
 
-export interface MessageEventInput {
-  realmId: number;
-  realmStringId: string;
+/** A participant of a direct message, as `display_recipient` lists them. */
+export interface MessageParticipant {
   id: number;
+  email: string;
+  fullName: string;
+}
+
+/** What a new message's `message` event shows besides the message itself. */
+export interface NewMessageFacts {
+  realmStringId: string;
   /** `email` is the API email; the real address only makes the Gravatar URL. */
   sender: {
     id: number;
@@ -20,76 +26,55 @@ export interface MessageEventInput {
     avatarVersion: number;
     avatarPath: string | null;
   };
-  channel: { id: number; name: string; public: boolean } | null;
-  participants: { id: number; email: string; fullName: string }[];
-  recipientId: number;
-  topic: string;
-  content: string;
-  renderedContent: string;
-  dateSent: Date;
-  client: string;
+  /** The channel, or every participant of the direct message (the sender included, in any order). */
+  to: { channel: { id: number; name: string; inviteOnly: boolean } } | { participants: readonly MessageParticipant[] };
   /** Each recipient's flags bitmask, as written. */
   rows: readonly { userId: number; flags: number }[];
   localEcho?: { queueId: string; localId: string };
-  /** A widget message's first submessage, stored with it. */
-  submessages?: readonly Submessage[];
-}
-
-/** What a `message` event takes from the stored message itself. */
-export function storedMessageFields(message: Message) {
-  const m = message.snapshot();
-  return {
-    realmId: m.realmId,
-    id: m.id,
-    recipientId: m.recipientId,
-    topic: m.topic,
-    content: m.content,
-    renderedContent: m.renderedContent,
-    dateSent: m.dateSent,
-    client: m.sendingClient,
-    submessages: message.newSubmessages(),
-  };
 }
 
 /**
- * The `message` event (spec 30 §7.1). The message carries both renderings (`__raw`), the
- * raw topic (`__topic`) and whether its client may compute the sender's Gravatar
- * (`__client_gravatar`: only a Gravatar, of a public address); each queue picks what its client asked for.
+ * The `message` event (spec 30 §7.1) of a message just stored, whoever sent it (a user, a
+ * scheduled delivery, the Notification Bot), to the recipients of its rows, each with their
+ * flags. The message carries both renderings (`__raw`), the raw topic (`__topic`) and whether
+ * its client may compute the sender's Gravatar (`__client_gravatar`: only a Gravatar, of a
+ * public address); each queue picks what its client asked for.
  */
-export function messageEvent(m: MessageEventInput): ClientEvent {
+export function newMessageEvent(stored: Message, f: NewMessageFacts): ClientEvent {
+  const m = stored.snapshot();
+  const channel = 'channel' in f.to ? f.to.channel : null;
+  const participants = 'participants' in f.to ? [...f.to.participants].sort((a, b) => a.id - b.id) : [];
   const message: Record<string, unknown> = {
     id: m.id,
-    sender_id: m.sender.id,
+    sender_id: f.sender.id,
     content: m.renderedContent,
     __raw: m.content,
     __topic: m.topic,
     recipient_id: m.recipientId,
     timestamp: Math.floor(m.dateSent.getTime() / 1000),
-    client: m.client,
-    subject: m.channel ? (m.topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : m.topic) : '',
+    client: m.sendingClient,
+    subject: channel ? (m.topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : m.topic) : '',
     topic_links: [],
     is_me_message: isMeMessage(m.content),
     reactions: [],
-    submessages: (m.submessages ?? []).map(presentSubmessage),
-    sender_full_name: m.sender.fullName,
-    sender_email: m.sender.email,
-    sender_realm_str: m.realmStringId,
-    display_recipient: m.channel
-      ? m.channel.name
-      : m.participants.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false })),
-    type: m.channel ? 'stream' : 'private',
-    avatar_url: avatarUrl(m.sender),
-    __client_gravatar: m.sender.avatarPath === null && clientComputesGravatar(true, m.sender.emailAddressVisibility),
+    submessages: stored.newSubmessages().map(presentSubmessage),
+    sender_full_name: f.sender.fullName,
+    sender_email: f.sender.email,
+    sender_realm_str: f.realmStringId,
+    display_recipient: channel ? channel.name : participants.map((u) => ({ id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false })),
+    type: channel ? 'stream' : 'private',
+    avatar_url: avatarUrl(f.sender),
+    __client_gravatar: f.sender.avatarPath === null && clientComputesGravatar(true, f.sender.emailAddressVisibility),
     content_type: 'text/html',
   };
-  if (m.channel) message.stream_id = m.channel.id;
+  if (channel) message.stream_id = channel.id;
   return {
     realmId: m.realmId,
     event: { type: 'message', message },
-    userIds: m.rows.map((r) => r.userId),
-    perUser: Object.fromEntries(m.rows.map((r) => [String(r.userId), { flags: flagsToApi(r.flags) }])),
-    publicChannel: m.channel?.public ?? false,
-    localEcho: m.localEcho,
+    userIds: f.rows.map((r) => r.userId),
+    perUser: Object.fromEntries(f.rows.map((r) => [String(r.userId), { flags: flagsToApi(r.flags) }])),
+    publicChannel: channel !== null && !channel.inviteOnly,
+    localEcho: f.localEcho,
   };
 }
 
@@ -99,54 +84,55 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 export interface MessageUpdate {
   realmId: number;
   editorId: number;
-  messageId: number;
   editedAt: Date;
-  /** Before the edit. */
-  original: { topic: string; content: string; renderedContent: string };
-  /** The new content and rendering when the content changed. */
-  content: { raw: string; rendered: string } | null;
+  /** The message after the edit. */
+  message: Message;
+  /** What the edit recorded: `content_edited` (with the previous content), `moved` (with the move). */
+  recorded: readonly MessageEvent[];
   /** The message's channel before the edit (null for a direct message). */
   source: { id: number; name: string } | null;
-  move: TopicMove | null;
   /** Every user told, with the flags their client shows. */
   flags: ReadonlyMap<number, string[]>;
   /** Users who lost access to the moved messages: they get `delete_message` instead. */
   losers: ReadonlySet<number>;
 }
 
-/** The `update_message` event (spec 30 §7.2), and `delete_message` for users a move locks out. */
+/** The `update_message` event (spec 30 §7.2) of an edit's recorded events, and `delete_message` for users a move locks out. */
 export function messageUpdateEvents(u: MessageUpdate): ClientEvent[] {
-  const ids = u.move === null ? [u.messageId] : [...u.move.messageIds].sort((a, b) => a - b);
+  const edited = u.recorded.find((e) => e.type === 'content_edited');
+  const move = u.recorded.find((e) => e.type === 'moved')?.move ?? null;
+  const m = u.message.snapshot();
+  const ids = move === null ? [m.id] : [...move.messageIds].sort((a, b) => a - b);
   const event: EventPayload = {
     type: 'update_message',
     user_id: u.editorId,
     edit_timestamp: seconds(u.editedAt),
-    message_id: u.messageId,
+    message_id: m.id,
     message_ids: ids,
     rendering_only: false,
   };
-  if (u.content !== null) {
+  if (edited !== undefined) {
     Object.assign(event, {
-      orig_content: u.original.content,
-      orig_rendered_content: u.original.renderedContent,
-      content: u.content.raw,
-      rendered_content: u.content.rendered,
-      is_me_message: isMeMessage(u.content.raw),
+      orig_content: edited.previous.content,
+      orig_rendered_content: edited.previous.renderedContent,
+      content: m.content,
+      rendered_content: m.renderedContent,
+      is_me_message: isMeMessage(m.content),
     });
   }
   if (u.source !== null) Object.assign(event, { stream_id: u.source.id, stream_name: u.source.name });
-  if (u.move !== null) {
-    Object.assign(event, { propagate_mode: u.move.propagateMode, orig_subject: u.original.topic });
-    if (u.move.topicChanged) Object.assign(event, { subject: u.move.to.topic, topic_links: [] });
-    if (u.move.channelChanged) event.new_stream_id = u.move.to.channelId;
+  if (move !== null) {
+    Object.assign(event, { propagate_mode: move.propagateMode, orig_subject: move.from.topic });
+    if (move.topicChanged) Object.assign(event, { subject: move.to.topic, topic_links: [] });
+    if (move.channelChanged) event.new_stream_id = move.to.channelId;
   }
   const events: ClientEvent[] = [
     { realmId: u.realmId, event, userIds: [...u.flags.keys()], perUser: Object.fromEntries([...u.flags].map(([id, f]) => [String(id), { flags: f }])) },
   ];
-  if (u.losers.size > 0) {
+  if (move !== null && u.losers.size > 0) {
     events.push({
       realmId: u.realmId,
-      event: { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: u.source!.id, topic: u.original.topic },
+      event: { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: u.source!.id, topic: move.from.topic },
       userIds: [...u.losers],
     });
   }
@@ -181,15 +167,14 @@ export function renderingUpdatedEvent(
   };
 }
 
-/** The `delete_message` event of a deleted message. */
-export function messageDeletedEvent(
-  realmId: number,
-  deleted: Extract<MessageEvent, { type: 'deleted' }>,
-  userIds: readonly number[],
-): ClientEvent {
-  const event: EventPayload = { type: 'delete_message', message_ids: [deleted.messageId], message_type: deleted.channelId !== null ? 'stream' : 'private' };
-  if (deleted.channelId !== null) Object.assign(event, { stream_id: deleted.channelId, topic: deleted.topic });
-  return { realmId, event, userIds: [...userIds] };
+/** The `delete_message` events of what a deletion recorded (`deleted`), to the message's audience. */
+export function messageDeletedEvents(realmId: number, recorded: readonly MessageEvent[], userIds: readonly number[]): ClientEvent[] {
+  return recorded.flatMap((deleted) => {
+    if (deleted.type !== 'deleted') return [];
+    const event: EventPayload = { type: 'delete_message', message_ids: [deleted.messageId], message_type: deleted.channelId !== null ? 'stream' : 'private' };
+    if (deleted.channelId !== null) Object.assign(event, { stream_id: deleted.channelId, topic: deleted.topic });
+    return [{ realmId, event, userIds: [...userIds] }];
+  });
 }
 
 /** `update_message_flags` for the user who changed them (spec 30 §7.4); `details` for `remove read`. */

@@ -1,7 +1,7 @@
 import { type ChannelNotice, Message } from '@app/domain/messages';
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '../../shared/application/unit-of-work.js';
-import { messageEvent, storedMessageFields } from './message.events.js';
+import { newMessageEvent } from './message.events.js';
 import { MessageRenderer } from './message-renderer.js';
 import { RenderTargetsResolver } from './render-targets.resolver.js';
 
@@ -49,19 +49,9 @@ export class NotificationBot {
       now,
     );
     const rows = await tx.messages.add(message);
-    const channel = (await tx.channels.findById(realmId, notice.channelId))!.snapshot();
+    const channel = (await tx.channels.findById(realmId, notice.channelId))!;
     const realm = await tx.realms.get(realmId);
-    message.pullEvents();
-    tx.afterCommit([
-      messageEvent({
-        ...storedMessageFields(message),
-        realmStringId: realm.stringId,
-        sender: bot,
-        channel: { id: notice.channelId, name: channel.name, public: !channel.inviteOnly },
-        participants: [],
-        rows,
-      }),
-    ]);
+    tx.afterCommit([newMessageEvent(message, { realmStringId: realm.stringId, sender: bot, to: { channel }, rows })]);
     return message.id;
   }
 
@@ -81,17 +71,8 @@ export class NotificationBot {
     );
     const rows = await tx.messages.add(message);
     const users = await tx.users.findManyByIds(realmId, participants);
-    message.pullEvents();
-    tx.afterCommit([
-      messageEvent({
-        ...storedMessageFields(message),
-        realmStringId: (await tx.realms.get(realmId)).stringId,
-        sender: bot,
-        channel: null,
-        participants: [...users.values()].sort((a, b) => a.id - b.id),
-        rows,
-      }),
-    ]);
+    const realmStringId = (await tx.realms.get(realmId)).stringId;
+    tx.afterCommit([newMessageEvent(message, { realmStringId, sender: bot, to: { participants: [...users.values()] }, rows })]);
     return message.id;
   }
 
@@ -131,17 +112,9 @@ export class NotificationBot {
     const people = await tx.users.findManyByIds(realmId, notices.map((n) => n.userId));
     const realmStringId = (await tx.realms.get(realmId)).stringId;
     tx.afterCommit(
-      messages.map((message, i) => {
-        message.pullEvents();
-        return messageEvent({
-          ...storedMessageFields(message),
-          realmStringId,
-          sender: bot,
-          channel: null,
-          participants: [bot, people.get(notices[i].userId)!].sort((a, b) => a.id - b.id),
-          rows: rows[i],
-        });
-      }),
+      messages.map((message, i) =>
+        newMessageEvent(message, { realmStringId, sender: bot, to: { participants: [bot, people.get(notices[i].userId)!] }, rows: rows[i] }),
+      ),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { badRequest } from '@app/domain/shared';
+import { assertAnchorExcludable, parseAnchor } from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import { Controller, Delete, Get, Param, Patch, Res } from '@nestjs/common';
 import type { Response } from 'express';
@@ -35,12 +35,6 @@ class FlagsNarrowDto {
   @JsonParam(narrowDecoder) narrow: NarrowTerm[];
   @PlainParam(str()) op: string;
   @PlainParam(str()) flag: string;
-}
-
-function parseAnchor(raw: string): number | 'newest' | 'oldest' | 'first_unread' {
-  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
-  if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
-  return Math.max(0, Number(raw));
 }
 
 @Controller()
@@ -88,9 +82,7 @@ export class MessageActionsController {
 
   @ApiPost('api/v1/messages/flags/narrow')
   async updateFlagsForNarrow(@CurrentActor() actor: Actor, @ZulipParams() p: FlagsNarrowDto) {
-    if (!p.include_anchor && p.num_before > 0 && p.num_after > 0) {
-      throw badRequest('The anchor can only be excluded at an end of the range');
-    }
+    assertAnchorExcludable({ numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
     const r = await this.flags.updateFlagsForNarrow(actor, {
       anchor: parseAnchor(p.anchor),
       includeAnchor: p.include_anchor,

@@ -1,4 +1,4 @@
-import { clientName, notLoggedIn, searchFields, searchWords, spectatorsAllowed } from '@app/domain/messages';
+import { clientName, listedMessages, notLoggedIn, parseFetchWindow, searchFields, searchWords, spectatorsAllowed } from '@app/domain/messages';
 import { badRequest, DomainError } from '@app/domain/shared';
 import type { Actor } from '@app/domain/users';
 import { Controller, Get, Headers, Param } from '@nestjs/common';
@@ -15,8 +15,6 @@ import { jsonInput } from './json-input.js';
 import { MessageViews } from './message-views.js';
 import { GetMessageDto, GetMessagesDto, MessagesSummaryDto, SendMessageDto } from './messages.dto.js';
 
-const MAX_MESSAGES_PER_FETCH = 5000;
-
 /**
  * With a search term in the narrow, Zulip's messages carry their search fields: the rendering
  * and the HTML-escaped topic with the searched words highlighted.
@@ -26,15 +24,6 @@ function withSearchFields(presented: Record<string, unknown>[], fetched: Fetched
   if (search.length === 0) return presented;
   const words = searchWords(search.map((t) => ({ text: t.operand as string, negated: t.negated })));
   return presented.map((m, i) => ({ ...m, ...searchFields(fetched[i].message.renderedContent, fetched[i].message.topic, words) }));
-}
-
-/** As Zulip's parse_anchor_value: `use_first_unread_anchor` wins over any `anchor` (zulip-terminal sends `anchor=0` with it). */
-function parseAnchor(raw: string | undefined, useFirstUnread: boolean | undefined): number | 'newest' | 'oldest' | 'first_unread' {
-  if (useFirstUnread) return 'first_unread';
-  if (raw === undefined) throw badRequest("Missing 'anchor' argument.");
-  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
-  if (!/^-?\d+$/.test(raw.trim())) throw badRequest('Invalid anchor');
-  return Math.max(0, Number(raw.trim()));
 }
 
 @Controller('api/v1')
@@ -85,39 +74,18 @@ export class MessagesController {
     fetch: (req: FetchRequest) => ReturnType<MessageReadsService['fetch']>,
   ) {
     const view = { applyMarkdown: p.apply_markdown, clientGravatar: p.client_gravatar, allowEmptyTopicName: p.allow_empty_topic_name };
-    if (p.message_ids !== undefined) {
-      if (p.anchor !== undefined || p.num_before !== undefined || p.num_after !== undefined || p.use_first_unread_anchor !== undefined) {
-        throw badRequest(
-          'Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor',
-          { parameters: 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor' },
-        );
-      }
-      const r = await fetch({ anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow: p.narrow, messageIds: p.message_ids });
-      if (!r.byIds) throw new Error('unreachable');
-      return {
-        messages: withSearchFields(await this.views.present(reader, r.messages, view), r.messages, p.narrow),
-        found_anchor: false,
-        found_oldest: false,
-        found_newest: false,
-        history_limited: false,
-      };
-    }
-    const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
-    const numBefore = p.num_before ?? 0;
-    const numAfter = p.num_after ?? 0;
-    if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-    const includeAnchor = p.include_anchor ?? true;
-    if (!includeAnchor && numBefore > 0 && numAfter > 0) throw badRequest('The anchor can only be excluded at an end of the range');
-    const r = await fetch({ anchor, numBefore, numAfter, includeAnchor, narrow: p.narrow, messageIds: null });
-    if (r.byIds) throw new Error('unreachable');
-    return {
-      messages: withSearchFields(await this.views.present(reader, r.messages, view), r.messages, p.narrow),
-      anchor: r.anchor,
-      found_anchor: r.foundAnchor,
-      found_oldest: r.foundOldest,
-      found_newest: r.foundNewest,
-      history_limited: false,
-    };
+    const window = parseFetchWindow({
+      anchor: p.anchor,
+      useFirstUnreadAnchor: p.use_first_unread_anchor,
+      numBefore: p.num_before,
+      numAfter: p.num_after,
+      includeAnchor: p.include_anchor,
+      messageIds: p.message_ids,
+    });
+    const r = await fetch({ ...window, narrow: p.narrow });
+    const messages = withSearchFields(await this.views.present(reader, r.messages, view), r.messages, p.narrow);
+    if (r.byIds) return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
+    return { messages, anchor: r.anchor, found_anchor: r.foundAnchor, found_oldest: r.foundOldest, found_newest: r.foundNewest, history_limited: false };
   }
 
   /**
@@ -144,7 +112,7 @@ export class MessagesController {
     else {
       const allowed = spectatorsAllowed(await this.realms.getForVisitor(reader.realmId), this.config.webPublicStreamsEnabled);
       const narrow = [{ operator: 'channels', operand: 'web-public', negated: false }];
-      const r = await this.reads.fetchAsSpectator(reader.realmId, allowed, { anchor: null, numBefore: 0, numAfter: 0, includeAnchor: true, narrow, messageIds: [id] });
+      const r = await this.reads.fetchAsSpectator(reader.realmId, allowed, { ...listedMessages([id]), narrow });
       if (!r.byIds || r.messages.length === 0) throw notLoggedIn();
       fetched = r.messages[0];
     }

@@ -18,3 +18,5 @@ export * from './spectators.js';
 export * from './message-report.js';
 export * from './widgets.js';
 export * from './thumbnails.js';
+export * from './fetch-window.js';
+export * from './recipients.js';

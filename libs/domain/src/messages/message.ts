@@ -100,8 +100,11 @@ export interface ResolvedMentions {
   loudGroups: readonly MentionedGroup[];
 }
 
+/**
+ * What changing a stored message records. A new message records nothing: its rows are its
+ * `pendingFlagPlan()`, and its `message` event is built from it once stored.
+ */
 export type MessageEvent =
-  | { type: 'sent'; flags: FlagPlan }
   | {
       type: 'content_edited';
       messageId: number;
@@ -272,7 +275,6 @@ export class Message extends AggregateRoot<MessageEvent> {
       hasSubmessages: false,
     });
     message.flagPlan = flags;
-    message.record({ type: 'sent', flags });
     return message;
   }
 
