@@ -19,14 +19,21 @@ import {
   type NewChannel,
   type SubscriptionRecord,
 } from '../application/channel.ports.js';
-import { toSubscription } from './typeorm-subscription.repository.js';
+import { type ChannelFolderRow, toFolderRecord } from './typeorm-channel-folder.repository.js';
+import { type SubscriptionRow, toSubscription } from './typeorm-subscription.repository.js';
 
-const SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
+/** The column of a channel's group setting. */
+const settingColumn = (s: ChannelGroupSettingName): `${ChannelGroupSettingName}_id` => `${s}_id`;
+const SETTING_COLUMNS = CHANNEL_GROUP_SETTING_NAMES.map(settingColumn);
 /** Every channel read selects its row and its anonymous setting groups together. */
 const channelColumns = (alias: string) => `${alias}.*, ${anonymousGroupsColumn(alias, SETTING_COLUMNS)} AS anonymous_groups`;
 const CHANNEL_COLUMNS = channelColumns('channels');
 
-interface ChannelRow {
+/** The group-setting columns of a `channels` row (int4 ids of user groups). */
+type SettingColumnsRow = Record<`${ChannelGroupSettingName}_id`, number>;
+
+/** A `channels` row read with CHANNEL_COLUMNS: every column plus its anonymous setting groups (json). */
+interface ChannelRow extends SettingColumnsRow {
   id: number;
   realm_id: number;
   name: string;
@@ -42,14 +49,17 @@ interface ChannelRow {
   date_created: Date;
   creator_id: number | null;
   first_message_id: number | null;
-  subscriber_count?: number;
-  is_default?: boolean;
   anonymous_groups: Record<string, { members: number[]; subgroups: number[] }>;
-  [setting: string]: unknown;
+}
+
+/** A channel row of `TypeOrmChannelQueries.records`: with its subscriber count and whether it is a default channel. */
+interface ChannelRecordRow extends ChannelRow {
+  subscriber_count: number;
+  is_default: boolean;
 }
 
 /** Rows (read with CHANNEL_COLUMNS) → channel states. */
-function toStates(rows: ChannelRow[]): (ChannelState & { row: ChannelRow })[] {
+function toStates<R extends ChannelRow>(rows: R[]): (ChannelState & { row: R })[] {
   return rows.map((r) => ({
     row: r,
     id: r.id,
@@ -67,7 +77,7 @@ function toStates(rows: ChannelRow[]): (ChannelState & { row: ChannelRow })[] {
     creatorId: r.creator_id,
     firstMessageId: r.first_message_id,
     groupSettings: Object.fromEntries(
-      CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, settingValueOf(r.anonymous_groups, r[`${s}_id`] as number)]),
+      CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, settingValueOf(r.anonymous_groups, r[settingColumn(s)])]),
     ) as ChannelState['groupSettings'],
   }));
 }
@@ -112,7 +122,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   }
 
   async nameTaken(realmId: number, name: string, exceptChannelId = 0): Promise<boolean> {
-    const rows = await this.em.query(`SELECT 1 FROM channels WHERE realm_id = $1 AND lower(name) = lower($2) AND id <> $3`, [
+    const rows: unknown[] = await this.em.query(`SELECT 1 FROM channels WHERE realm_id = $1 AND lower(name) = lower($2) AND id <> $3`, [
       realmId,
       name,
       exceptChannelId,
@@ -121,7 +131,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   }
 
   async insert(c: NewChannel): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO channels (realm_id, name, description, rendered_description, invite_only, is_web_public,
          history_public_to_subscribers, message_retention_days, topics_policy, folder_id, date_created, creator_id,
          ${SETTING_COLUMNS.join(', ')})
@@ -174,13 +184,16 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   async activeChannelIds(realmId: number, channelIds: readonly number[]): Promise<Set<number>> {
     const ids = storableIds(channelIds);
     if (ids.length === 0) return new Set();
-    const rows = await this.em.query(`SELECT id FROM channels WHERE realm_id = $1 AND id = ANY($2::int[]) AND NOT is_archived`, [realmId, ids]);
-    return new Set(rows.map((r: { id: number }) => r.id));
+    const rows: { id: number }[] = await this.em.query(`SELECT id FROM channels WHERE realm_id = $1 AND id = ANY($2::int[]) AND NOT is_archived`, [
+      realmId,
+      ids,
+    ]);
+    return new Set(rows.map((r) => r.id));
   }
 
   async defaultChannelIds(realmId: number): Promise<Set<number>> {
-    const rows = await this.em.query(`SELECT channel_id FROM default_channels WHERE realm_id = $1`, [realmId]);
-    return new Set(rows.map((r: { channel_id: number }) => r.channel_id));
+    const rows: { channel_id: number }[] = await this.em.query(`SELECT channel_id FROM default_channels WHERE realm_id = $1`, [realmId]);
+    return new Set(rows.map((r) => r.channel_id));
   }
 
   async setDefault(realmId: number, channelIds: readonly number[], isDefault: boolean): Promise<void> {
@@ -202,7 +215,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
     now: Date,
   ): Promise<boolean> {
     if (policy === null) {
-      const gone = returnedRows(
+      const gone = returnedRows<unknown>(
         await this.em.query(`DELETE FROM user_topics WHERE user_id = $1 AND channel_id = $2 AND lower(topic_name) = lower($3) RETURNING 1`, [
           userId,
           channelId,
@@ -248,7 +261,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (channel_id, creator_id, sender_id) DO NOTHING`,
       [realmId, channelId, creatorId, senderId, candidate, now],
     );
-    const [row] = await this.em.query(
+    const [row]: { token: string }[] = await this.em.query(
       `SELECT token FROM channel_email_addresses WHERE channel_id = $1 AND creator_id = $2 AND sender_id = $3`,
       [channelId, creatorId, senderId],
     );
@@ -256,7 +269,7 @@ export class TypeOrmChannelRepository extends ChannelRepository {
   }
 
   async hasMessagesOutsideEmptyTopic(channelId: number): Promise<boolean> {
-    const rows = await this.em.query(`SELECT 1 FROM messages WHERE channel_id = $1 AND topic <> '' LIMIT 1`, [channelId]);
+    const rows: unknown[] = await this.em.query(`SELECT 1 FROM messages WHERE channel_id = $1 AND topic <> '' LIMIT 1`, [channelId]);
     return rows.length > 0;
   }
 }
@@ -271,13 +284,13 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   async channelsUsingGroups(realmId: number, groupIds: readonly number[]): Promise<{ channelId: number; settings: string[] }[]> {
-    const rows: Record<string, number>[] = await this.em.query(
+    const rows: (SettingColumnsRow & { id: number })[] = await this.em.query(
       `SELECT id, ${SETTING_COLUMNS.join(', ')} FROM channels
        WHERE realm_id = $1 AND NOT is_archived AND (${SETTING_COLUMNS.map((c) => `${c} = ANY($2::int[])`).join(' OR ')})
        ORDER BY id`,
       [realmId, groupIds],
     );
-    return rows.map((r) => ({ channelId: r.id, settings: CHANNEL_GROUP_SETTING_NAMES.filter((s) => groupIds.includes(r[`${s}_id`])) }));
+    return rows.map((r) => ({ channelId: r.id, settings: CHANNEL_GROUP_SETTING_NAMES.filter((s) => groupIds.includes(r[settingColumn(s)])) }));
   }
 
   /** The same queries inside a transaction (they then see its uncommitted writes). */
@@ -286,7 +299,7 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   private async records(where: string, params: unknown[]): Promise<ChannelRecord[]> {
-    const rows: ChannelRow[] = await this.em.query(
+    const rows: ChannelRecordRow[] = await this.em.query(
       `SELECT ${channelColumns('c')},
          (SELECT count(*)::int FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
           WHERE s.channel_id = c.id AND s.active) AS subscriber_count,
@@ -297,8 +310,8 @@ export class TypeOrmChannelQueries extends ChannelQueries {
     return toStates(rows).map(({ row, ...state }) => ({
       ...state,
       renderedDescription: row.rendered_description,
-      subscriberCount: row.subscriber_count ?? 0,
-      isDefault: row.is_default ?? false,
+      subscriberCount: row.subscriber_count,
+      isDefault: row.is_default,
     }));
   }
 
@@ -316,12 +329,12 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   async subscriptionsOf(userId: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.em.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND active`, [userId]);
+    const rows: SubscriptionRow[] = await this.em.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND active`, [userId]);
     return rows.map(toSubscription);
   }
 
   async formerSubscriptionsOf(userId: number): Promise<SubscriptionRecord[]> {
-    const rows = await this.em.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND NOT active`, [userId]);
+    const rows: SubscriptionRow[] = await this.em.query(`SELECT * FROM subscriptions WHERE user_id = $1 AND NOT active`, [userId]);
     return rows.map(toSubscription);
   }
 
@@ -334,28 +347,19 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   async subscribers(channelIds: readonly number[]): Promise<Map<number, number[]>> {
-    const rows = await this.em.query(
+    const rows: { channel_id: number; user_id: number }[] = await this.em.query(
       `SELECT s.channel_id, s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
        WHERE s.channel_id = ANY($1::int[]) AND s.active ORDER BY s.user_id`,
       [channelIds],
     );
     const out = new Map(channelIds.map((id) => [id, [] as number[]]));
-    for (const r of rows as { channel_id: number; user_id: number }[]) out.get(r.channel_id)!.push(r.user_id);
+    for (const r of rows) out.get(r.channel_id)!.push(r.user_id);
     return out;
   }
 
   async folders(realmId: number): Promise<ChannelFolderRecord[]> {
-    const rows = await this.em.query(`SELECT * FROM channel_folders WHERE realm_id = $1 ORDER BY "order", id`, [realmId]);
-    return rows.map((r: Record<string, unknown>) => ({
-      id: r.id as number,
-      name: r.name as string,
-      description: r.description as string,
-      renderedDescription: r.rendered_description as string,
-      order: r.order as number,
-      dateCreated: r.date_created as Date,
-      creatorId: r.creator_id as number | null,
-      isArchived: r.is_archived as boolean,
-    }));
+    const rows: ChannelFolderRow[] = await this.em.query(`SELECT * FROM channel_folders WHERE realm_id = $1 ORDER BY "order", id`, [realmId]);
+    return rows.map(toFolderRecord);
   }
 
   groupIdsOfUser(userId: number): Promise<Set<number>> {
@@ -363,11 +367,14 @@ export class TypeOrmChannelQueries extends ChannelQueries {
   }
 
   async activeUsers(realmId: number): Promise<{ id: number; role: number }[]> {
-    return this.em.query(`SELECT id, role FROM users WHERE realm_id = $1 AND is_active`, [realmId]);
+    const rows: { id: number; role: number }[] = await this.em.query(`SELECT id, role FROM users WHERE realm_id = $1 AND is_active`, [realmId]);
+    return rows;
   }
 
   async systemGroupNames(realmId: number): Promise<Map<number, string>> {
-    const rows = await this.em.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [realmId]);
-    return new Map(rows.map((r: { id: number; name: string }) => [r.id, r.name]));
+    const rows: { id: number; name: string }[] = await this.em.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [
+      realmId,
+    ]);
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 }

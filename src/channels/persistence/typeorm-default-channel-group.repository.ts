@@ -1,7 +1,9 @@
 import type { DefaultChannelGroup } from '@app/domain/channels';
 import type { EntityManager } from 'typeorm';
+import { returnedRows } from '../../shared/persistence/rows.js';
 import { DefaultChannelGroupRepository } from '../application/default-channel-groups.service.js';
 
+/** A `default_channel_groups` row read with GROUP_COLUMNS. */
 interface GroupRow {
   id: number;
   name: string;
@@ -80,10 +82,13 @@ export class TypeOrmDefaultChannelGroupRepository extends DefaultChannelGroupRep
   }
 
   async removeChannelEverywhere(realmId: number, channelId: number): Promise<boolean> {
-    const rows: unknown[] = await this.em.query(
-      `DELETE FROM default_channel_group_channels gc USING default_channel_groups g
-       WHERE g.id = gc.group_id AND g.realm_id = $1 AND gc.channel_id = $2 RETURNING gc.group_id`,
-      [realmId, channelId],
+    // DELETE … RETURNING answers [rows, count] through TypeORM: the rows are the first.
+    const rows = returnedRows<{ group_id: number }>(
+      await this.em.query(
+        `DELETE FROM default_channel_group_channels gc USING default_channel_groups g
+         WHERE g.id = gc.group_id AND g.realm_id = $1 AND gc.channel_id = $2 RETURNING gc.group_id`,
+        [realmId, channelId],
+      ),
     );
     return rows.length > 0;
   }

@@ -2,19 +2,36 @@ import { pairKey, Subscription, type SubscriptionState } from '@app/domain/chann
 import type { EntityManager } from 'typeorm';
 import { type SubscriptionRecord, SubscriptionRepository } from '../application/channel.ports.js';
 
+/** A `subscriptions` row (SELECT *); null notification settings follow the user's defaults. */
+export interface SubscriptionRow {
+  id: number;
+  realm_id: number;
+  user_id: number;
+  channel_id: number;
+  active: boolean;
+  color: string;
+  is_muted: boolean;
+  pin_to_top: boolean;
+  desktop_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  push_notifications: boolean | null;
+  email_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
+}
+
 /** A `subscriptions` row → the subscription's state. */
-export const toSubscription = (r: Record<string, unknown>): SubscriptionRecord => ({
-  userId: r.user_id as number,
-  channelId: r.channel_id as number,
-  active: r.active as boolean,
-  color: r.color as string,
-  isMuted: r.is_muted as boolean,
-  pinToTop: r.pin_to_top as boolean,
-  desktopNotifications: r.desktop_notifications as boolean | null,
-  audibleNotifications: r.audible_notifications as boolean | null,
-  pushNotifications: r.push_notifications as boolean | null,
-  emailNotifications: r.email_notifications as boolean | null,
-  wildcardMentionsNotify: r.wildcard_mentions_notify as boolean | null,
+export const toSubscription = (r: SubscriptionRow): SubscriptionRecord => ({
+  userId: r.user_id,
+  channelId: r.channel_id,
+  active: r.active,
+  color: r.color,
+  isMuted: r.is_muted,
+  pinToTop: r.pin_to_top,
+  desktopNotifications: r.desktop_notifications,
+  audibleNotifications: r.audible_notifications,
+  pushNotifications: r.push_notifications,
+  emailNotifications: r.email_notifications,
+  wildcardMentionsNotify: r.wildcard_mentions_notify,
 });
 
 /** The columns `save` writes, with their Postgres array types, in the order of `toColumns`. */
@@ -63,7 +80,7 @@ export class TypeOrmSubscriptionRepository extends SubscriptionRepository {
 
   private async rows(userIds: readonly number[], channelIds: readonly number[], lock: boolean): Promise<SubscriptionRecord[]> {
     if (userIds.length === 0 || channelIds.length === 0) return [];
-    const rows: Record<string, unknown>[] = await this.em.query(
+    const rows: SubscriptionRow[] = await this.em.query(
       `SELECT * FROM subscriptions WHERE user_id = ANY($1::int[]) AND channel_id = ANY($2::int[])
        ${lock ? 'ORDER BY user_id, channel_id FOR UPDATE' : ''}`,
       [userIds, channelIds],
@@ -82,9 +99,11 @@ export class TypeOrmSubscriptionRepository extends SubscriptionRepository {
   }
 
   async usedColors(userIds: readonly number[]): Promise<Map<number, Set<string>>> {
-    const rows = await this.em.query(`SELECT DISTINCT user_id, color FROM subscriptions WHERE user_id = ANY($1::int[])`, [userIds]);
+    const rows: { user_id: number; color: string }[] = await this.em.query(`SELECT DISTINCT user_id, color FROM subscriptions WHERE user_id = ANY($1::int[])`, [
+      userIds,
+    ]);
     const out = new Map(userIds.map((u) => [u, new Set<string>()]));
-    for (const r of rows as { user_id: number; color: string }[]) out.get(r.user_id)!.add(r.color);
+    for (const r of rows) out.get(r.user_id)!.add(r.color);
     return out;
   }
 

@@ -10,9 +10,10 @@ import {
   type UserLists,
 } from '../application/draft.ports.js';
 import { returnedRows } from '../../shared/persistence/rows.js';
-import { REMINDER_VIEW_SQL, toReminderView } from './typeorm-reminder.repository.js';
-import { SCHEDULED_MESSAGES_OF_OWNER_SQL, toScheduledMessageState } from './typeorm-scheduled-message.repository.js';
+import { REMINDER_VIEW_SQL, type ReminderViewRow, toReminderView } from './typeorm-reminder.repository.js';
+import { SCHEDULED_MESSAGES_OF_OWNER_SQL, type ScheduledMessageRow, toScheduledMessageState } from './typeorm-scheduled-message.repository.js';
 
+/** A `drafts` row read with DRAFT_COLUMNS. */
 interface DraftRow {
   id: number;
   user_id: number;
@@ -24,6 +25,16 @@ interface DraftRow {
   /** extract(epoch ...) as float8: seconds with the stored microseconds. */
   ts: number;
 }
+
+/** A `saved_snippets` row (id, title, content, date_created). */
+interface SavedSnippetRow {
+  id: number;
+  title: string;
+  content: string;
+  date_created: Date;
+}
+
+const toSnippet = (r: SavedSnippetRow): SavedSnippetRecord => ({ id: r.id, title: r.title, content: r.content, dateCreated: r.date_created });
 
 const DRAFT_COLUMNS = `id, user_id, type, channel_id, direct_user_ids, topic, content, extract(epoch FROM last_edit_time)::float8 AS ts`;
 
@@ -68,11 +79,11 @@ export class TypeOrmDraftRepository extends DraftRepository {
   }
 
   async findOwned(realmId: number, ownerId: number, draftId: number): Promise<Draft | null> {
-    const [row] = await this.em.query(
+    const [row]: DraftRow[] = await this.em.query(
       `SELECT ${DRAFT_COLUMNS} FROM drafts WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`,
       [realmId, ownerId, draftId],
     );
-    return row ? Draft.restore(toState(row)) : null;
+    return row === undefined ? null : Draft.restore(toState(row));
   }
 
   async save(realmId: number, draft: Draft): Promise<void> {
@@ -96,7 +107,7 @@ export class TypeOrmSavedSnippetRepository extends SavedSnippetRepository {
   }
 
   async insert(s: { realmId: number; userId: number; title: string; content: string; now: Date }): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO saved_snippets (realm_id, user_id, title, content, date_created) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
       [s.realmId, s.userId, s.title, s.content, s.now],
     );
@@ -104,7 +115,7 @@ export class TypeOrmSavedSnippetRepository extends SavedSnippetRepository {
   }
 
   async lockOwned(realmId: number, userId: number, snippetId: number): Promise<boolean> {
-    const rows = await this.em.query(`SELECT id FROM saved_snippets WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`, [
+    const rows: { id: number }[] = await this.em.query(`SELECT id FROM saved_snippets WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`, [
       realmId,
       userId,
       snippetId,
@@ -113,12 +124,14 @@ export class TypeOrmSavedSnippetRepository extends SavedSnippetRepository {
   }
 
   async update(realmId: number, snippetId: number, change: { title?: string; content?: string }): Promise<SavedSnippetRecord> {
-    const [row] = returnedRows<{ id: number; title: string; content: string; date_created: Date }>(await this.em.query(
-      `UPDATE saved_snippets SET title = coalesce($3, title), content = coalesce($4, content) WHERE realm_id = $1 AND id = $2
-       RETURNING id, title, content, date_created`,
-      [realmId, snippetId, change.title ?? null, change.content ?? null],
-    ));
-    return { id: row.id, title: row.title, content: row.content, dateCreated: row.date_created };
+    const [row] = returnedRows<SavedSnippetRow>(
+      await this.em.query(
+        `UPDATE saved_snippets SET title = coalesce($3, title), content = coalesce($4, content) WHERE realm_id = $1 AND id = $2
+         RETURNING id, title, content, date_created`,
+        [realmId, snippetId, change.title ?? null, change.content ?? null],
+      ),
+    );
+    return toSnippet(row);
   }
 
   async delete(realmId: number, snippetId: number): Promise<void> {
@@ -141,19 +154,21 @@ export class TypeOrmDraftQueries extends DraftQueries {
   }
 
   async savedSnippets(realmId: number, userId: number): Promise<SavedSnippetRecord[]> {
-    const rows: { id: number; title: string; content: string; date_created: Date }[] = await this.ds.query(
+    const rows: SavedSnippetRow[] = await this.ds.query(
       `SELECT id, title, content, date_created FROM saved_snippets WHERE realm_id = $1 AND user_id = $2 ORDER BY id`,
       [realmId, userId],
     );
-    return rows.map((r) => ({ id: r.id, title: r.title, content: r.content, dateCreated: r.date_created }));
+    return rows.map(toSnippet);
   }
 
   async reminders(realmId: number, userId: number): Promise<ReminderView[]> {
-    return (await this.ds.query(REMINDER_VIEW_SQL, [realmId, userId])).map(toReminderView);
+    const rows: ReminderViewRow[] = await this.ds.query(REMINDER_VIEW_SQL, [realmId, userId]);
+    return rows.map(toReminderView);
   }
 
   async scheduledMessages(realmId: number, userId: number): Promise<ScheduledMessageState[]> {
-    return (await this.ds.query(SCHEDULED_MESSAGES_OF_OWNER_SQL, [realmId, userId])).map(toScheduledMessageState);
+    const rows: ScheduledMessageRow[] = await this.ds.query(SCHEDULED_MESSAGES_OF_OWNER_SQL, [realmId, userId]);
+    return rows.map(toScheduledMessageState);
   }
 
   /** The statements of the four lists above as JSON columns (timestamps come as text). */
@@ -171,17 +186,20 @@ export class TypeOrmDraftQueries extends DraftQueries {
     const [row]: UserListsRow[] = await this.ds.query(`SELECT ${asked.map(([name, sql]) => `${sql} AS ${name}`).join(', ')}`, [realmId, userId]);
     const dated = <T extends { scheduled_at: string }>(r: T) => ({ ...r, scheduled_at: new Date(r.scheduled_at) });
     out.drafts = (row.drafts ?? []).map(toState);
-    out.savedSnippets = (row.saved_snippets ?? []).map((r) => ({ id: r.id, title: r.title, content: r.content, dateCreated: new Date(r.date_created) }));
+    out.savedSnippets = (row.saved_snippets ?? []).map((r) => toSnippet({ ...r, date_created: new Date(r.date_created) }));
     out.reminders = (row.reminders ?? []).map((r) => toReminderView(dated(r)));
     out.scheduledMessages = (row.scheduled_messages ?? []).map((r) => toScheduledMessageState(dated(r)));
     return out;
   }
 }
 
-/** The row of `userLists`: each asked list as JSON rows of its own statement (timestamps as text). */
+/** A row type as `json_agg` gives it: timestamps as text. */
+type AsJson<R, K extends keyof R> = Omit<R, K> & Record<K, string>;
+
+/** The row of `userLists`: each asked list as JSON rows of its own statement (absent: not asked). */
 interface UserListsRow {
-  drafts?: DraftRow[];
-  saved_snippets?: { id: number; title: string; content: string; date_created: string }[];
-  reminders?: (Omit<Parameters<typeof toReminderView>[0], 'scheduled_at'> & { scheduled_at: string })[];
-  scheduled_messages?: (Omit<Parameters<typeof toScheduledMessageState>[0], 'scheduled_at'> & { scheduled_at: string })[];
+  drafts?: (DraftRow & { last_edit_time: string })[];
+  saved_snippets?: AsJson<SavedSnippetRow, 'date_created'>[];
+  reminders?: AsJson<ReminderViewRow, 'scheduled_at'>[];
+  scheduled_messages?: AsJson<ScheduledMessageRow, 'scheduled_at'>[];
 }

@@ -2,6 +2,7 @@ import type { ReminderView } from '@app/domain/drafts';
 import type { EntityManager } from 'typeorm';
 import { type DueReminder, type NewReminder, ReminderRepository } from '../application/draft.ports.js';
 
+/** A `reminders` row as claimDue selects it. */
 interface ReminderRow {
   id: number;
   realm_id: number;
@@ -14,10 +15,13 @@ interface ReminderRow {
   failed: boolean;
 }
 
+/** A row of REMINDER_VIEW_SQL. */
+export type ReminderViewRow = Pick<ReminderRow, 'id' | 'user_id' | 'target_message_id' | 'content' | 'rendered_content' | 'scheduled_at' | 'failed'>;
+
 export const REMINDER_VIEW_SQL = `SELECT id, user_id, target_message_id, content, rendered_content, scheduled_at, failed
   FROM reminders WHERE realm_id = $1 AND user_id = $2 AND NOT delivered ORDER BY scheduled_at, id`;
 
-export function toReminderView(r: ReminderRow): ReminderView {
+export function toReminderView(r: ReminderViewRow): ReminderView {
   return {
     id: r.id,
     ownerId: r.user_id,
@@ -38,7 +42,7 @@ export class TypeOrmReminderRepository extends ReminderRepository {
   }
 
   async insert(r: NewReminder): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO reminders (realm_id, user_id, target_message_id, note, content, rendered_content, scheduled_at, date_created)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
       [r.realmId, r.userId, r.targetMessageId, r.note, r.content, r.renderedContent, r.scheduledAt, r.now],
@@ -47,7 +51,7 @@ export class TypeOrmReminderRepository extends ReminderRepository {
   }
 
   async lockOwned(realmId: number, userId: number, reminderId: number): Promise<boolean> {
-    const rows = await this.em.query(`SELECT id FROM reminders WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`, [
+    const rows: { id: number }[] = await this.em.query(`SELECT id FROM reminders WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`, [
       realmId,
       userId,
       reminderId,
@@ -85,7 +89,7 @@ export class TypeOrmReminderRepository extends ReminderRepository {
   }
 
   async markDelivered(reminderId: number, messageId: number | null): Promise<void> {
-    const result = await this.em.query(`UPDATE reminders SET delivered = true, delivered_message_id = $2 WHERE id = $1 AND NOT delivered`, [
+    const result: unknown = await this.em.query(`UPDATE reminders SET delivered = true, delivered_message_id = $2 WHERE id = $1 AND NOT delivered`, [
       reminderId,
       messageId,
     ]);
@@ -94,7 +98,7 @@ export class TypeOrmReminderRepository extends ReminderRepository {
   }
 
   async markFailed(reminderId: number, failureMessage: string): Promise<boolean> {
-    const result = await this.em.query(`UPDATE reminders SET failed = true, failure_message = $2 WHERE id = $1 AND NOT delivered`, [
+    const result: unknown = await this.em.query(`UPDATE reminders SET failed = true, failure_message = $2 WHERE id = $1 AND NOT delivered`, [
       reminderId,
       failureMessage,
     ]);

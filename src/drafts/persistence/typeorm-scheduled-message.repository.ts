@@ -2,7 +2,8 @@ import { ScheduledMessage, type ScheduledMessageState } from '@app/domain/drafts
 import type { EntityManager } from 'typeorm';
 import { type DueScheduledMessage, ScheduledMessageRepository } from '../application/draft.ports.js';
 
-interface ScheduledMessageRow {
+/** A `scheduled_messages` row read with COLUMNS. */
+export interface ScheduledMessageRow {
   id: number;
   realm_id: number;
   user_id: number;
@@ -73,7 +74,7 @@ export class TypeOrmScheduledMessageRepository extends ScheduledMessageRepositor
 
   async insert(realmId: number, m: ScheduledMessage): Promise<number> {
     const s = m.snapshot();
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO scheduled_messages (realm_id, user_id, channel_id, topic, direct_user_ids, content, rendered_content,
          sending_client, read_by_sender, scheduled_at, delivered, delivered_message_id, failed, failure_message)
        VALUES ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,

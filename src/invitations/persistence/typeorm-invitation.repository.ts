@@ -13,24 +13,27 @@ import { InvitationQueries, InvitationRepository } from '../application/invitati
 /** Namespace of the advisory locks that serialise one organization's invitations. */
 const INVITES_LOCK = 0x5ec0002;
 
+/** The columns `invitations` and `multiuse_invites` share (smallint codes typed by their meaning). */
 interface TermsRow {
   id: number;
   realm_id: number;
   referred_by_id: number;
-  invited_as: number;
+  invited_as: Role;
   channel_ids: number[];
   group_ids: number[];
   include_realm_default_subscriptions: boolean;
   welcome_message_custom_text: string | null;
   expiry_date: Date | null;
-  status: number;
+  status: InvitationStatus;
 }
+/** An `invitations` row (SELECT *). */
 interface InvitationRow extends TermsRow {
   email: string;
   notify_referrer_on_join: boolean;
   invited_at: Date;
   confirmation_key: string;
 }
+/** A `multiuse_invites` row (SELECT *). */
 interface MultiuseRow extends TermsRow {
   date_created: Date;
   confirmation_key: string | null;
@@ -41,13 +44,13 @@ function terms(r: TermsRow) {
     id: r.id,
     realmId: r.realm_id,
     referredById: r.referred_by_id,
-    invitedAs: r.invited_as as Role,
+    invitedAs: r.invited_as,
     channelIds: r.channel_ids,
     groupIds: r.group_ids,
     includeRealmDefaultSubscriptions: r.include_realm_default_subscriptions,
     welcomeMessageCustomText: r.welcome_message_custom_text,
     expiresAt: r.expiry_date,
-    status: r.status as InvitationStatus,
+    status: r.status,
   };
 }
 
@@ -74,7 +77,7 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
   }
 
   async sentSince(realmId: number, since: Date): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { n: number }[] = await this.em.query(
       `SELECT coalesce(sum(count), 0)::int AS n FROM invitation_sends WHERE realm_id = $1 AND sent_at > $2`,
       [realmId, since],
     );
@@ -88,7 +91,7 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
 
   async insert(invitation: Invitation): Promise<number> {
     const s = invitation.snapshot();
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO invitations (realm_id, email, referred_by_id, invited_as, channel_ids, group_ids,
          include_realm_default_subscriptions, notify_referrer_on_join, welcome_message_custom_text,
          invited_at, expiry_date, confirmation_key, status)
@@ -113,8 +116,8 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
   }
 
   async find(realmId: number, invitationId: number): Promise<Invitation | null> {
-    const [row] = await this.em.query(`SELECT * FROM invitations WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, invitationId]);
-    return row ? Invitation.restore(toInvitation(row)) : null;
+    const [row]: InvitationRow[] = await this.em.query(`SELECT * FROM invitations WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, invitationId]);
+    return row === undefined ? null : Invitation.restore(toInvitation(row));
   }
 
   async delete(realmId: number, invitationId: number): Promise<void> {
@@ -122,8 +125,11 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
   }
 
   async findByKey(realmId: number, confirmationKey: string): Promise<Invitation | null> {
-    const [row] = await this.em.query(`SELECT * FROM invitations WHERE realm_id = $1 AND confirmation_key = $2 FOR UPDATE`, [realmId, confirmationKey]);
-    return row ? Invitation.restore(toInvitation(row)) : null;
+    const [row]: InvitationRow[] = await this.em.query(`SELECT * FROM invitations WHERE realm_id = $1 AND confirmation_key = $2 FOR UPDATE`, [
+      realmId,
+      confirmationKey,
+    ]);
+    return row === undefined ? null : Invitation.restore(toInvitation(row));
   }
 
   async save(invitation: Invitation): Promise<void> {
@@ -136,13 +142,16 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
   }
 
   async findMultiuseByKey(realmId: number, confirmationKey: string): Promise<MultiuseInvite | null> {
-    const [row] = await this.em.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND confirmation_key = $2 FOR SHARE`, [realmId, confirmationKey]);
-    return row ? MultiuseInvite.restore(toMultiuse(row)) : null;
+    const [row]: MultiuseRow[] = await this.em.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND confirmation_key = $2 FOR SHARE`, [
+      realmId,
+      confirmationKey,
+    ]);
+    return row === undefined ? null : MultiuseInvite.restore(toMultiuse(row));
   }
 
   async insertMultiuse(invite: MultiuseInvite): Promise<number> {
     const s = invite.snapshot();
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO multiuse_invites (realm_id, referred_by_id, invited_as, channel_ids, group_ids,
          include_realm_default_subscriptions, welcome_message_custom_text, date_created, expiry_date,
          confirmation_key, status)
@@ -165,8 +174,8 @@ export class TypeOrmInvitationRepository extends InvitationRepository {
   }
 
   async findMultiuse(realmId: number, inviteId: number): Promise<MultiuseInvite | null> {
-    const [row] = await this.em.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, inviteId]);
-    return row ? MultiuseInvite.restore(toMultiuse(row)) : null;
+    const [row]: MultiuseRow[] = await this.em.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, inviteId]);
+    return row === undefined ? null : MultiuseInvite.restore(toMultiuse(row));
   }
 
   async saveMultiuse(invite: MultiuseInvite): Promise<void> {
@@ -187,10 +196,16 @@ export class TypeOrmInvitationQueries extends InvitationQueries {
   }
 
   async byKey(realmId: number, confirmationKey: string): Promise<InvitationState | MultiuseInviteState | null> {
-    const [invitation] = await this.ds.query(`SELECT * FROM invitations WHERE realm_id = $1 AND confirmation_key = $2`, [realmId, confirmationKey]);
-    if (invitation) return toInvitation(invitation);
-    const [multiuse] = await this.ds.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND confirmation_key = $2`, [realmId, confirmationKey]);
-    return multiuse ? toMultiuse(multiuse) : null;
+    const [invitation]: InvitationRow[] = await this.ds.query(`SELECT * FROM invitations WHERE realm_id = $1 AND confirmation_key = $2`, [
+      realmId,
+      confirmationKey,
+    ]);
+    if (invitation !== undefined) return toInvitation(invitation);
+    const [multiuse]: MultiuseRow[] = await this.ds.query(`SELECT * FROM multiuse_invites WHERE realm_id = $1 AND confirmation_key = $2`, [
+      realmId,
+      confirmationKey,
+    ]);
+    return multiuse === undefined ? null : toMultiuse(multiuse);
   }
 
   async pending(realmId: number, referredById: number | null, now: Date): Promise<InvitationState[]> {

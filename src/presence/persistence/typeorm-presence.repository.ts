@@ -21,6 +21,17 @@ interface RowOfPresence {
   last_update_id: string;
 }
 
+/** The row of `lockFacts`: the user, the organization's switch and the user's presence row (if any), locked. */
+interface PresenceFactsRow {
+  email: string;
+  date_joined: Date;
+  presence_enabled: boolean;
+  presence_disabled: boolean;
+  has_presence: boolean;
+  last_active_time: Date | null;
+  last_connected_time: Date | null;
+}
+
 const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 const toRow = (r: RowOfPresence): PresenceRow => ({
@@ -52,15 +63,7 @@ export class TypeOrmPresenceRepository extends PresenceRepository {
   }
 
   async lockFacts(realmId: number, userId: number): Promise<PresenceFacts | null> {
-    const rows: {
-      email: string;
-      date_joined: Date;
-      presence_enabled: boolean;
-      presence_disabled: boolean;
-      has_presence: boolean;
-      last_active_time: Date | null;
-      last_connected_time: Date | null;
-    }[] = await this.em.query(
+    const rows: PresenceFactsRow[] = await this.em.query(
       `SELECT u.email, u.date_joined, u.presence_enabled, r.presence_disabled,
               p.user_id IS NOT NULL AS has_presence, p.last_active_time, p.last_connected_time
        FROM users u JOIN realms r ON r.id = u.realm_id

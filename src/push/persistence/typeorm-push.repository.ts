@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { type ActivePushDevice, type LegacyPushToken, PushDeviceRepository, PushQueries, type RegistrationJob } from '../application/push.ports.js';
 
-/** node-postgres returns int8 as a decimal string and bytea as a Buffer. */
+/** A `devices` row read with DEVICE_COLUMNS: node-postgres returns int8 as a decimal string and bytea as a Buffer. */
 interface DeviceRow {
   id: number;
   user_id: number;
@@ -37,6 +37,7 @@ function toState(r: DeviceRow): DevicePushState & { userId: number } {
   };
 }
 
+/** A `push_registration_jobs` row read with JOB_COLUMNS (id is int8: a decimal string; lease_token a uuid as text). */
 interface JobRow {
   id: string;
   realm_id: number;
@@ -52,7 +53,7 @@ interface JobRow {
 const JOB_COLUMNS = `id, realm_id, device_id, token_id, bouncer_public_key, encrypted_push_registration, attempts, queued_at, lease_token`;
 
 const toJob = (r: JobRow): RegistrationJob => ({
-  id: String(r.id),
+  id: r.id,
   realmId: r.realm_id,
   deviceId: r.device_id,
   registration: { tokenId: r.token_id, bouncerPublicKey: r.bouncer_public_key, encryptedPushRegistration: r.encrypted_push_registration },
@@ -67,7 +68,7 @@ export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
   }
 
   async createDevice(realmId: number, userId: number, now: Date): Promise<number> {
-    const [row] = await this.em.query(`INSERT INTO devices (realm_id, user_id, date_created) VALUES ($1, $2, $3) RETURNING id`, [
+    const [row]: { id: number }[] = await this.em.query(`INSERT INTO devices (realm_id, user_id, date_created) VALUES ($1, $2, $3) RETURNING id`, [
       realmId,
       userId,
       now,
@@ -77,24 +78,24 @@ export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
 
   async deleteDevice(realmId: number, userId: number, deviceId: number): Promise<boolean> {
     // Its queued registration goes with it (ON DELETE CASCADE).
-    const rows = returnedRows(
+    const rows = returnedRows<{ id: number }>(
       await this.em.query(`DELETE FROM devices WHERE realm_id = $1 AND user_id = $2 AND id = $3 RETURNING id`, [realmId, userId, deviceId]),
     );
     return rows.length > 0;
   }
 
   async lockDevice(realmId: number, userId: number, deviceId: number): Promise<DevicePushState | null> {
-    const [row] = await this.em.query(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`, [
+    const [row]: DeviceRow[] = await this.em.query(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE realm_id = $1 AND user_id = $2 AND id = $3 FOR UPDATE`, [
       realmId,
       userId,
       deviceId,
     ]);
-    return row ? toState(row) : null;
+    return row === undefined ? null : toState(row);
   }
 
   async lockDeviceById(realmId: number, deviceId: number): Promise<(DevicePushState & { userId: number }) | null> {
-    const [row] = await this.em.query(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, deviceId]);
-    return row ? toState(row) : null;
+    const [row]: DeviceRow[] = await this.em.query(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, deviceId]);
+    return row === undefined ? null : toState(row);
   }
 
   async saveDevicePush(realmId: number, s: DevicePushState): Promise<void> {
@@ -123,20 +124,20 @@ export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
     now: Date,
   ): Promise<string> {
     await this.em.query(`DELETE FROM push_registration_jobs WHERE realm_id = $1 AND device_id = $2`, [realmId, deviceId]);
-    const [row] = await this.em.query(
+    const [row]: { id: string }[] = await this.em.query(
       `INSERT INTO push_registration_jobs (realm_id, device_id, token_id, bouncer_public_key, encrypted_push_registration, queued_at, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
       [realmId, deviceId, r.tokenId, r.bouncerPublicKey, r.encryptedPushRegistration, now],
     );
-    return String(row.id);
+    return row.id;
   }
 
   async lockJob(realmId: number, jobId: string): Promise<RegistrationJob | null> {
-    const [row] = await this.em.query(`SELECT ${JOB_COLUMNS} FROM push_registration_jobs WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [
+    const [row]: JobRow[] = await this.em.query(`SELECT ${JOB_COLUMNS} FROM push_registration_jobs WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [
       realmId,
       jobId,
     ]);
-    return row ? toJob(row) : null;
+    return row === undefined ? null : toJob(row);
   }
 
   async deleteJob(realmId: number, jobId: string): Promise<void> {
@@ -178,7 +179,7 @@ export class TypeOrmPushDeviceRepository extends PushDeviceRepository {
   async removeLegacyToken(realmId: number, userId: number, kind: number, token: string): Promise<boolean> {
     // APNs tokens are hex, compared case-insensitively (Zulip's Lower("token") lookup).
     const match = kind === 1 ? 'lower(token) = lower($4)' : 'token = $4';
-    const rows = returnedRows(
+    const rows = returnedRows<{ id: number }>(
       await this.em.query(`DELETE FROM push_device_tokens WHERE realm_id = $1 AND user_id = $2 AND kind = $3 AND ${match} RETURNING id`, [
         realmId,
         userId,
@@ -223,7 +224,7 @@ export class TypeOrmPushQueries extends PushQueries {
   }
 
   async realmIdentity(realmId: number): Promise<{ uuid: string; stringId: string; name: string }> {
-    const [row] = await this.ds.query(`SELECT uuid, string_id, name FROM realms WHERE id = $1`, [realmId]);
+    const [row]: { uuid: string; string_id: string; name: string }[] = await this.ds.query(`SELECT uuid, string_id, name FROM realms WHERE id = $1`, [realmId]);
     return { uuid: row.uuid, stringId: row.string_id, name: row.name };
   }
 
