@@ -27,6 +27,18 @@ export const HELD_BACK_RETRY_MAX_MS = 100;
 const SKIP_LIMIT_MS = WINDOW_LIMITS.maxAgeMs;
 
 /**
+ * The rows of one pass: X (the oldest running transaction, xid8 as text) and whether the journal
+ * holds rows at or above it on every row; then the journal rows in [B, X), or one row with `xid`
+ * and `payload` null when there are none (or no B yet).
+ */
+interface PassRow {
+  x: string;
+  held: boolean;
+  xid: string | null;
+  payload: ClientEvent | null;
+}
+
+/**
  * How long the `attempt`-th reconnection in a row waits: exponential backoff from 250 ms up to
  * 30 s, with "equal jitter" (between half and all of it, by `random` in [0, 1)) so that the
  * processes of a cluster do not all knock at once when the database comes back.
@@ -222,7 +234,7 @@ export class PgEventListener implements OnModuleInit, OnApplicationShutdown {
     // (the queues read what they miss from the database).
     const from = this.boundary !== null && now - this.lastPassAt > SKIP_LIMIT_MS ? null : this.boundary;
     this.lastPassAt = now;
-    const rows: { x: string; held: boolean; xid: string | null; payload: ClientEvent | null }[] = await this.ds.query(
+    const rows: PassRow[] = await this.ds.query(
       // X computed once (a materialized CTE, read through subqueries) and "held" as the newest
       // visible xid (one backward step on the (xid, id) index): written inline, the planner
       // evaluated pg_current_snapshot() per row and scanned the whole journal on every pass.

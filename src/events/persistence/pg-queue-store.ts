@@ -12,6 +12,7 @@ const PRUNE_LOCK = 0x5eb2;
 
 const RECORD_COLUMNS = `id, user_id, realm_id, options, snapshot, boundary::text AS boundary, next_event_id, newest_discarded, pending, version`;
 
+/** A row of `event_queues` as RECORD_COLUMNS reads it (boundary, an xid8, as text). */
 interface QueueRow {
   id: string;
   user_id: number;
@@ -24,6 +25,29 @@ interface QueueRow {
   pending: QueuedEvent[];
   version: number;
 }
+
+/** `create`'s one row: the new queue and the ids of the user's queues it evicted. */
+interface CreatedQueueRow extends QueueRow {
+  evicted: string[];
+}
+
+/** The id of a queue written, expired or deleted. */
+interface QueueIdRow {
+  id: string;
+}
+
+/** A journal row, its transaction id (xid8) as text. */
+interface JournalEventRow {
+  xid: string;
+  payload: ClientEvent;
+}
+
+interface PruneLockRow {
+  locked: boolean;
+}
+
+/** What TypeORM answers an UPDATE or DELETE with: the rows it returned (none without RETURNING) and how many it touched. */
+type Modified<R> = [R[], number];
 
 const toRecord = (r: QueueRow): QueueRecord => ({
   id: r.id,
@@ -57,7 +81,7 @@ export class PgQueueStore extends QueueStore {
       // The user's least recently polled queues beyond the cap go, and the new one comes, in one
       // statement. Its snapshot is taken by this statement, after its lock on the table: a journal
       // prune (which locks the table in SHARE mode) has either seen this queue or ended before.
-      const [row]: (QueueRow & { evicted: string[] })[] = await em.query(
+      const [row]: CreatedQueueRow[] = await em.query(
         `WITH evicted AS (
            DELETE FROM event_queues WHERE id IN (
              SELECT id FROM event_queues WHERE user_id = $2 ORDER BY last_polled DESC, created DESC OFFSET $7)
@@ -74,7 +98,7 @@ export class PgQueueStore extends QueueStore {
   }
 
   async poll(id: string, userId: number, nowMs: number): Promise<QueueRecord | null> {
-    const [rows]: [QueueRow[], number] = await this.ds.query(
+    const [rows]: Modified<QueueRow> = await this.ds.query(
       `UPDATE event_queues SET last_polled = $3 WHERE id = $1 AND user_id = $2 RETURNING ${RECORD_COLUMNS}`,
       [id, userId, new Date(nowMs)],
     );
@@ -82,7 +106,7 @@ export class PgQueueStore extends QueueStore {
   }
 
   async save(q: QueueRecord): Promise<boolean> {
-    const [, count]: [unknown, number] = await this.ds.query(
+    const [, count]: Modified<never> = await this.ds.query(
       `UPDATE event_queues SET snapshot = $2, boundary = $3::xid8, next_event_id = $4, newest_discarded = $5, pending = $6::jsonb, version = version + 1
        WHERE id = $1 AND version = $7`,
       [q.id, q.snapshot, String(q.boundary), q.nextEventId, q.newestDiscarded, JSON.stringify(q.pending), q.version],
@@ -104,7 +128,7 @@ export class PgQueueStore extends QueueStore {
       pending: c.pending,
       last_polled: new Date(c.polledAtMs).toISOString(),
     }));
-    const [written]: [{ id: string }[], number] = await this.ds.query(
+    const [written]: Modified<QueueIdRow> = await this.ds.query(
       `${BACKGROUND_SQL}UPDATE event_queues AS q
        SET snapshot = v.snapshot, boundary = v.boundary::xid8, next_event_id = v.next_event_id, newest_discarded = v.newest_discarded,
            pending = v.pending, last_polled = greatest(q.last_polled, v.last_polled), version = q.version + 1
@@ -118,13 +142,13 @@ export class PgQueueStore extends QueueStore {
   }
 
   async delete(id: string, userId: number): Promise<boolean> {
-    const [, count]: [unknown, number] = await this.ds.query(`DELETE FROM event_queues WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const [, count]: Modified<never> = await this.ds.query(`DELETE FROM event_queues WHERE id = $1 AND user_id = $2`, [id, userId]);
     return count > 0;
   }
 
   async expire(waiting: readonly string[], nowMs: number): Promise<string[]> {
     // One statement: the touched rows are left out explicitly (the DELETE does not see the CTE's update).
-    const [rows]: [{ id: string }[], number] = await this.ds.query(
+    const [rows]: Modified<QueueIdRow> = await this.ds.query(
       `${BACKGROUND_SQL}WITH touched AS (UPDATE event_queues SET last_polled = $2 WHERE id = ANY($1::text[]) RETURNING id)
        DELETE FROM event_queues WHERE last_polled <= $2::timestamptz - make_interval(secs => timeout_secs) AND id NOT IN (SELECT id FROM touched)
        RETURNING id`,
@@ -134,7 +158,7 @@ export class PgQueueStore extends QueueStore {
   }
 
   async journal(realmId: number, from: number, to: number): Promise<JournalRow[]> {
-    const rows: { xid: string; payload: ClientEvent }[] = await this.ds.query(
+    const rows: JournalEventRow[] = await this.ds.query(
       `SELECT xid::text AS xid, payload FROM events WHERE realm_id = $1 AND xid >= $2::xid8 AND xid < $3::xid8 ORDER BY xid, id`,
       [realmId, String(from), String(to)],
     );
@@ -148,10 +172,10 @@ export class PgQueueStore extends QueueStore {
    */
   pruneJournal(): Promise<number> {
     return this.ds.transaction(async (em) => {
-      const [{ locked }]: { locked: boolean }[] = await em.query(`${BACKGROUND_SQL}SELECT pg_try_advisory_xact_lock($1, 0) AS locked`, [PRUNE_LOCK]);
+      const [{ locked }]: PruneLockRow[] = await em.query(`${BACKGROUND_SQL}SELECT pg_try_advisory_xact_lock($1, 0) AS locked`, [PRUNE_LOCK]);
       if (!locked) return 0;
       await em.query(`${BACKGROUND_SQL}LOCK TABLE event_queues IN SHARE MODE`);
-      const [, count]: [unknown, number] = await em.query(
+      const [, count]: Modified<never> = await em.query(
         `${BACKGROUND_SQL}DELETE FROM events WHERE xid < least((SELECT min(boundary) FROM event_queues), pg_snapshot_xmin(pg_current_snapshot()))`,
       );
       return count;

@@ -1,4 +1,4 @@
-import { CHANNEL_GROUP_SETTING_NAMES, type TopicsPolicy } from '@app/domain/channels';
+import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName, type TopicsPolicy } from '@app/domain/channels';
 import type { UnreadRow } from '@app/domain/messages';
 import { type GroupSettingValue, mutedUserEntry } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
@@ -7,8 +7,11 @@ import type { SubscriptionRecord } from '../../channels/index.js';
 import { GROUP_MEMBERS_SQL, GROUP_SUBGROUPS_SQL } from '../../shared/persistence/group-setting-values.js';
 import { type RecentConversation, type RegisterChannel, type RegisterRead, type RegisterReadParts, RegisterQueries } from '../application/register-sections.js';
 
-/** A channel as `channels` holds it, with its anonymous setting groups, subscriber count and default flag (JSON: dates are text). */
-interface ChannelJson {
+/** A channel's permission settings: the ids of the user groups in its `<setting>_id` columns. */
+type ChannelGroupSettingColumns = Record<`${ChannelGroupSettingName}_id`, number>;
+
+/** A channel as `channels` holds it, with its setting groups' ids, subscriber count and default flag (JSON: dates are text). */
+interface ChannelJson extends ChannelGroupSettingColumns {
   id: number;
   realm_id: number;
   name: string;
@@ -26,7 +29,34 @@ interface ChannelJson {
   first_message_id: number | null;
   subscriber_count: number;
   is_default: boolean;
-  [setting: string]: unknown;
+}
+
+/** A followed or muted topic (JSON: the date is text). */
+interface UserTopicJson {
+  channelId: number;
+  channelName: string;
+  topic: string;
+  lastUpdated: string;
+  policy: number;
+}
+
+/** A muted user (JSON: the date is text). */
+interface MutedUserJson {
+  muted_user_id: number;
+  date_muted: string;
+}
+
+interface DefaultChannelGroupJson {
+  id: number;
+  name: string;
+  description: string;
+  channel_ids: number[];
+}
+
+interface NavigationViewJson {
+  fragment: string;
+  is_pinned: boolean;
+  name: string | null;
 }
 
 /** The one row `read` answers; a column is null when its part was not asked for (or, for max_message_id, when there is none). */
@@ -40,14 +70,22 @@ interface RegisterReadRow {
   max_message_id: number | null;
   unread_rows: UnreadRow[] | null;
   starred_ids: number[] | null;
-  user_topics: { channelId: number; channelName: string; topic: string; lastUpdated: string; policy: number }[] | null;
+  user_topics: UserTopicJson[] | null;
   alert_words: string[] | null;
-  muted_users: { muted_user_id: number; date_muted: string }[] | null;
+  muted_users: MutedUserJson[] | null;
   default_channel_ids: number[] | null;
   recent_conversations: RecentConversation[] | null;
   onboarding_steps: string[] | null;
-  default_channel_groups: { id: number; name: string; description: string; channel_ids: number[] }[] | null;
-  navigation_views: { fragment: string; is_pinned: boolean; name: string | null }[] | null;
+  default_channel_groups: DefaultChannelGroupJson[] | null;
+  navigation_views: NavigationViewJson[] | null;
+}
+
+/** An anonymous group's direct members and subgroups are read (null for a named group, which is known by its id). */
+interface GroupSettingValueRow {
+  id: number;
+  anonymous: boolean;
+  members: number[] | null;
+  subgroups: number[] | null;
 }
 
 /** The parameters of one statement: each added when first used (Postgres refuses parameters no column uses). */
@@ -192,7 +230,7 @@ function toChannel(r: ChannelJson): RegisterChannel {
     dateCreated: new Date(r.date_created),
     creatorId: r.creator_id,
     firstMessageId: r.first_message_id,
-    groupSettingIds: Object.fromEntries(CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, r[`${s}_id`] as number])) as RegisterChannel['groupSettingIds'],
+    groupSettingIds: Object.fromEntries(CHANNEL_GROUP_SETTING_NAMES.map((s) => [s, r[`${s}_id`]])) as RegisterChannel['groupSettingIds'],
     renderedDescription: r.rendered_description,
     subscriberCount: r.subscriber_count,
     isDefault: r.is_default,
@@ -232,7 +270,7 @@ export class TypeOrmRegisterQueries extends RegisterQueries {
   }
 
   async groupSettingValues(realmId: number): Promise<Map<number, GroupSettingValue>> {
-    const rows: { id: number; anonymous: boolean; members: number[] | null; subgroups: number[] | null }[] = await this.ds.query(
+    const rows: GroupSettingValueRow[] = await this.ds.query(
       `SELECT g.id, g.name IS NULL AS anonymous,
          CASE WHEN g.name IS NULL THEN ${GROUP_MEMBERS_SQL} END AS members,
          CASE WHEN g.name IS NULL THEN ${GROUP_SUBGROUPS_SQL} END AS subgroups

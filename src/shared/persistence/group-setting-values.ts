@@ -6,17 +6,29 @@ import type { GroupSettingValue } from '@app/domain/users';
  * subgroups). These read them back in the shape the rules use.
  */
 
-export interface GroupRowWithMembers {
+/** A group's name (null: anonymous) with its active direct members and direct subgroups, ascending. */
+export interface GroupValueRow {
   id: number;
   name: string | null;
+  members: number[];
+  subgroups: number[];
+}
+
+/**
+ * A row of GROUPS_WITH_MEMBERS_SQL (`g.*` with members and subgroups). Its permission-setting
+ * columns (`<setting>_id`) are typed by the reader, which knows which group it reads.
+ */
+export interface GroupRowWithMembers extends GroupValueRow {
   description: string;
   creator_id: number | null;
   date_created: Date | null;
   is_system_group: boolean;
   deactivated: boolean;
-  members: number[];
-  subgroups: number[];
-  [setting: string]: unknown;
+}
+
+/** A group the user belongs to. */
+interface GroupIdRow {
+  id: number;
 }
 
 /**
@@ -35,7 +47,7 @@ export const GROUPS_WITH_MEMBERS_SQL = `
   FROM user_groups g WHERE g.realm_id = $1 ORDER BY g.id`;
 
 /** A setting pointing at `id` reports the id of a named group, or an anonymous group's contents. */
-export function settingValueFrom(byId: Map<number, GroupRowWithMembers>, id: number): GroupSettingValue {
+export function settingValueFrom(byId: ReadonlyMap<number, GroupValueRow>, id: number): GroupSettingValue {
   const g = byId.get(id);
   if (!g || g.name !== null) return id;
   return { directMembers: g.members, directSubgroups: g.subgroups };
@@ -59,7 +71,7 @@ export function settingValueOf(anonymous: Record<string, { members: number[]; su
 
 /** The setting values of these groups (ids of named groups, contents of anonymous ones), in one query. */
 export async function groupSettingValues(
-  em: { query: (sql: string, params?: unknown[]) => Promise<GroupRowWithMembers[]> },
+  em: { query: (sql: string, params?: unknown[]) => Promise<GroupValueRow[]> },
   groupIds: readonly number[],
 ): Promise<Map<number, GroupSettingValue>> {
   const unique = [...new Set(groupIds)];
@@ -74,7 +86,7 @@ export async function groupSettingValues(
 }
 
 /** Every group the user belongs to, directly or through subgroups (active users only). */
-export async function groupIdsOfUser(em: { query: (sql: string, params?: unknown[]) => Promise<{ id: number }[]> }, userId: number): Promise<Set<number>> {
+export async function groupIdsOfUser(em: { query: (sql: string, params?: unknown[]) => Promise<GroupIdRow[]> }, userId: number): Promise<Set<number>> {
   const rows = await em.query(
     `WITH RECURSIVE up(id) AS (
        SELECT m.group_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active

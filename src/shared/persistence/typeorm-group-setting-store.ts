@@ -5,6 +5,26 @@ import { storableIds } from '../application/ids.js';
 import type { SettingsReader } from '../application/settings-cache.js';
 import { cachedSetting } from './settings-scope.js';
 
+/** A system group of the organization (`role:…`). */
+interface SystemGroupRow {
+  id: number;
+  name: SystemGroupName;
+}
+
+/** A group as permission checks see it; an anonymous group's name reads as ''. */
+interface GroupFactsRow {
+  id: number;
+  name: string;
+  is_system_group: boolean;
+  deactivated: boolean;
+}
+
+/** The id of a user, or of a group just created. */
+interface IdRow {
+  id: number;
+}
+
+/** User groups as the organization's, channels' and groups' permission settings keep them, on the transaction's connection. */
 export class TypeOrmGroupSettingStore extends GroupSettingStore {
   constructor(private readonly em: EntityManager) {
     super();
@@ -15,7 +35,7 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
   }
 
   private async loadSystemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
-    const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
+    const rows: SystemGroupRow[] = await this.em.query(
       `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
       [realmId],
     );
@@ -25,7 +45,7 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
   async groupFacts(realmId: number, requested: readonly number[]): Promise<Map<number, GroupFacts>> {
     const groupIds = storableIds(requested);
     if (groupIds.length === 0) return new Map();
-    const rows: { id: number; name: string; is_system_group: boolean; deactivated: boolean }[] = await this.em.query(
+    const rows: GroupFactsRow[] = await this.em.query(
       `SELECT id, coalesce(name, '') AS name, is_system_group, deactivated FROM user_groups
        WHERE realm_id = $1 AND id = ANY($2::int[])`,
       [realmId, groupIds],
@@ -36,7 +56,7 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
   async activeUserIds(realmId: number, requested: readonly number[], allowBots = true): Promise<Set<number>> {
     const userIds = storableIds(requested);
     if (userIds.length === 0) return new Set();
-    const rows: { id: number }[] = await this.em.query(
+    const rows: IdRow[] = await this.em.query(
       `SELECT id FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) AND is_active ${allowBots ? '' : 'AND NOT is_bot'}`,
       [realmId, userIds],
     );
@@ -45,7 +65,7 @@ export class TypeOrmGroupSettingStore extends GroupSettingStore {
 
   async store(realmId: number, value: GroupSettingValue): Promise<number> {
     if (typeof value === 'number') return value;
-    const [row]: { id: number }[] = await this.em.query(`INSERT INTO user_groups (realm_id) VALUES ($1) RETURNING id`, [realmId]);
+    const [row]: IdRow[] = await this.em.query(`INSERT INTO user_groups (realm_id) VALUES ($1) RETURNING id`, [realmId]);
     if (value.directMembers.length > 0) {
       await this.em.query(
         `INSERT INTO user_group_members (group_id, user_id, realm_id)
