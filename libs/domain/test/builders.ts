@@ -9,3 +9,4 @@ export * from './builders/messages.js';
 export * from './builders/presence.js';
 export * from './builders/users.js';
 export * from './builders/drafts.js';
+export * from './builders/user-groups.js';

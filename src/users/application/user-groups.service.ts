@@ -1,57 +1,32 @@
-import { insufficientPermission } from '@app/domain/shared';
-import { REALM_GROUP_SETTING_NAMES, USER_GROUP_SETTING_NAMES, USER_GROUP_SETTINGS, type UserGroupSettingName } from '@app/domain/realm';
+import { USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from '@app/domain/realm';
 import {
   type Actor,
-  assertCanAddMembers,
-  assertCanAddSubgroups,
-  assertCanRemoveMembers,
-  assertCanRemoveSubgroups,
-  assertGroupNotInUse,
+  assertGroupEditGiven,
   assertSomethingToDo,
   assertSubgroupChangeGiven,
-  checkUserGroupName,
-  expectationMismatch,
-  type GroupObjection,
-  groupSettingEquals,
+  type GroupActor,
   type GroupSettingValue,
-  isGuest,
-  noNewGroupData,
+  groupSettingReferences,
   invalidUserGroup,
-  invalidUserGroupId,
-  invalidUserId,
   type MembershipChange,
-  normaliseGroupSetting,
+  type NamedFacts,
+  type NewUserGroup,
   noSuchUser,
   SystemGroup,
-  userGroupAlreadyExists,
-  userGroupDeactivated,
+  UserGroup,
+  type UserGroupEdit,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { assertValidGroupSetting } from '../../shared/application/group-setting-store.js';
-import { type ClientEvent, toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { presentUserGroup } from './user.views.js';
 import { SettingHolder } from './permissions.js';
-import { ChannelGroupUsage, type UserGroupRecord, type UserGroupView, UserQueries } from './user.ports.js';
-import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
+import { ChannelGroupUsage, type UserGroupView, UserQueries } from './user.ports.js';
+import { userGroupEvents } from './user-groups.events.js';
 
-/** PATCH /user_groups/{id}: the fields given (settings as {new, old} updates). */
-export interface UpdateGroupInput {
-  name?: string;
-  description?: string;
-  deactivated?: boolean;
-  settings: Partial<Record<UserGroupSettingName, { new: GroupSettingValue; old?: GroupSettingValue }>>;
-}
-
-export interface CreateGroupInput {
-  name: string;
-  description: string;
-  members: number[];
-  subgroups: number[];
-  settings: Partial<Record<UserGroupSettingName, GroupSettingValue>>;
-}
-
+/**
+ * User groups: each change loads the group (row-locked) and the facts its rules need, lets the
+ * UserGroup aggregate decide, saves it and queues its `user_group` events for after the commit.
+ */
 @Injectable()
 export class UserGroupsService {
   constructor(
@@ -71,65 +46,17 @@ export class UserGroupsService {
   }
 
   /** POST /user_groups/create. */
-  async createGroup(actor: Actor, input: CreateGroupInput): Promise<number> {
+  async createGroup(actor: Actor, input: NewUserGroup): Promise<number> {
     return this.uow.run(async (tx) => {
       const realmId = actor.realmId;
-      const active = await tx.groupSettings.activeUserIds(realmId, input.members);
-      for (const id of input.members) if (!active.has(id)) throw invalidUserId(id);
-      const name = checkUserGroupName(input.name);
-      const system = await tx.groupSettings.systemGroupIds(realmId);
-      const nobody = system.get(SystemGroup.NOBODY)!;
-      const settings: Record<string, number> = {};
-      const values: Record<string, GroupSettingValue> = {};
-      for (const [setting, def] of Object.entries(USER_GROUP_SETTINGS)) {
-        const given = input.settings[setting as UserGroupSettingName];
-        let value: GroupSettingValue;
-        if (given !== undefined) {
-          value = normaliseGroupSetting(given, nobody);
-          await this.validateSetting(tx, realmId, setting, value, def.config);
-        } else {
-          value = def.default === 'group_creator' ? { directMembers: [actor.userId], directSubgroups: [] } : system.get(def.default)!;
-        }
-        settings[setting] = await tx.groupSettings.store(realmId, value);
-        values[setting] = value;
-      }
-      if (await tx.groups.namedGroupExists(realmId, name)) throw userGroupAlreadyExists(name);
-      const dateCreated = this.clock.now();
-      const groupId = await tx.groups.createNamed({
-        realmId,
-        name,
-        description: input.description,
-        creatorId: actor.userId,
-        dateCreated,
-        settings,
-      });
-      await tx.groups.addMembers(realmId, groupId, input.members);
-      // Zulip's do_send_create_user_group_event: the group without subgroups (those follow as add_subgroups).
-      const group: UserGroupView = {
-        id: groupId,
-        name,
-        description: input.description,
-        creatorId: actor.userId,
-        dateCreated,
-        isSystemGroup: false,
-        deactivated: false,
-        members: [...new Set(input.members)].sort((a, b) => a - b),
-        directSubgroupIds: [],
-        settings: values,
-      };
-      const events: ClientEvent['event'][] = [{ type: 'user_group', op: 'add', group: presentUserGroup(group) }];
-      if (input.subgroups.length > 0) {
-        const facts = await tx.groupSettings.groupFacts(realmId, input.subgroups);
-        for (const id of input.subgroups) {
-          const g = facts.get(id);
-          if (!g || g.name === '') throw invalidUserGroupId(id);
-          if (g.deactivated) throw userGroupDeactivated();
-        }
-        await tx.groups.addSubgroups(realmId, groupId, input.subgroups);
-        events.push({ type: 'user_group', op: 'add_subgroups', group_id: groupId, direct_subgroup_ids: input.subgroups });
-      }
-      await this.notify(tx, realmId, events);
-      return groupId;
+      const systemGroups = await tx.groupSettings.systemGroupIds(realmId);
+      const named = groupSettingReferences(Object.values(input.settings), systemGroups.get(SystemGroup.NOBODY)!);
+      const facts = await this.namedFacts(tx, realmId, [...input.members, ...named.userIds], [...input.subgroups, ...named.groupIds]);
+      const nameTaken = await tx.groups.namedGroupExists(realmId, input.name);
+      const group = UserGroup.create(input, { realmId, creatorId: actor.userId, now: this.clock.now() }, { ...facts, systemGroups, nameTaken });
+      await tx.groups.insert(group, await this.storeSettings(tx, group, USER_GROUP_SETTING_NAMES));
+      tx.afterCommit(userGroupEvents(realmId, group, group.pullEvents()));
+      return group.id;
     });
   }
 
@@ -137,199 +64,12 @@ export class UserGroupsService {
   async updateMembers(actor: Actor, groupId: number, change: MembershipChange): Promise<void> {
     assertSomethingToDo(change);
     await this.uow.run(async (tx) => {
-      const realmId = actor.realmId;
-      const group = await tx.groups.find(realmId, groupId, true);
-      if (group === null || group.name === null) throw invalidUserGroup();
-      if (group.isSystemGroup) throw insufficientPermission();
-      await this.assertCanUpdate(tx, actor, group.settings, change);
-
-      const members = await tx.groups.directMemberIds(groupId);
-      const touched = [...change.add, ...change.delete];
-      const active = await tx.groupSettings.activeUserIds(realmId, touched);
-      for (const id of touched) if (!active.has(id)) throw invalidUserId(id);
-      assertCanAddMembers(change.add, members);
-      assertCanRemoveMembers(change.delete, members);
-
-      const subgroups = await tx.groups.directSubgroupIds(groupId);
-      const requested = [...change.addSubgroups, ...change.deleteSubgroups];
-      const facts = await tx.groupSettings.groupFacts(realmId, requested);
-      for (const id of requested) {
-        const g = facts.get(id);
-        if (!g || g.name === '') throw invalidUserGroupId(id);
-      }
-      if (change.addSubgroups.length > 0) {
-        assertCanAddSubgroups(groupId, change.addSubgroups, subgroups, await tx.groups.ancestorIds(groupId));
-      }
-      assertCanRemoveSubgroups(change.deleteSubgroups, subgroups);
-
-      await tx.groups.addMembers(realmId, groupId, change.add);
-      await tx.groups.removeMembers(groupId, change.delete);
-      await tx.groups.addSubgroups(realmId, groupId, change.addSubgroups);
-      await tx.groups.removeSubgroups(groupId, change.deleteSubgroups);
-      // Zulip's update_user_group_backend: one event per kind of change, in this order, with the ids as sent.
-      const events: ClientEvent['event'][] = [];
-      if (change.add.length > 0) events.push({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: change.add });
-      if (change.delete.length > 0) events.push({ type: 'user_group', op: 'remove_members', group_id: groupId, user_ids: change.delete });
-      if (change.addSubgroups.length > 0) {
-        events.push({ type: 'user_group', op: 'add_subgroups', group_id: groupId, direct_subgroup_ids: change.addSubgroups });
-      }
-      if (change.deleteSubgroups.length > 0) {
-        events.push({ type: 'user_group', op: 'remove_subgroups', group_id: groupId, direct_subgroup_ids: change.deleteSubgroups });
-      }
-      await this.notify(tx, realmId, events);
-    });
-  }
-
-  /**
-   * Zulip's access_user_group_for_update with can_manage_group: an unknown group (or another
-   * organization's) is `Invalid user group`; system groups and callers who hold neither the
-   * organization's can_manage_all_groups nor the group's can_manage_group (never guests) get
-   * `Insufficient permission`. Locks the group's row.
-   */
-  private async accessForManagement(tx: Tx, actor: Actor, groupId: number, allowDeactivated: boolean): Promise<UserGroupRecord & { name: string }> {
-    const group = await tx.groups.find(actor.realmId, groupId, true);
-    if (group === null || group.name === null) throw invalidUserGroup();
-    if (!allowDeactivated && group.deactivated) throw userGroupDeactivated();
-    if (group.isSystemGroup || isGuest(actor.role)) throw insufficientPermission();
-    const holder = new SettingHolder(actor, tx.realms, tx.groups);
-    if (!(await holder.holdsRealmSetting('can_manage_all_groups')) && !(await holder.holdsGroup(group.settings.can_manage_group))) {
-      throw insufficientPermission();
-    }
-    return group as UserGroupRecord & { name: string };
-  }
-
-  /** The group as the `user_group` `add` event and GET /user_groups show it, read on the transaction. */
-  private async groupView(tx: Tx, group: UserGroupRecord & { name: string }): Promise<UserGroupView> {
-    const settingIds = USER_GROUP_SETTING_NAMES.map((s) => group.settings[s]!);
-    const values = await tx.groups.settingValuesOf(settingIds);
-    return {
-      id: group.id,
-      name: group.name,
-      description: group.description,
-      creatorId: group.creatorId,
-      dateCreated: group.dateCreated,
-      isSystemGroup: false,
-      deactivated: false,
-      members: [...(await tx.groups.directMemberIds(group.id))].sort((a, b) => a - b),
-      directSubgroupIds: [...(await tx.groups.directSubgroupIds(group.id))].sort((a, b) => a - b),
-      settings: Object.fromEntries(USER_GROUP_SETTING_NAMES.map((s) => [s, values.get(group.settings[s]!)!])),
-    };
-  }
-
-  /**
-   * PATCH /user_groups/{id} (Zulip's edit_user_group): name, description, reactivation
-   * (`deactivated=false`), then each permission setting, all in one transaction; one `update`
-   * event per change, in that order. Unchanged values are no change and send nothing.
-   */
-  async updateGroup(actor: Actor, groupId: number, input: UpdateGroupInput): Promise<void> {
-    const settingUpdates = USER_GROUP_SETTING_NAMES.filter((s) => input.settings[s] !== undefined);
-    if (input.name === undefined && input.description === undefined && input.deactivated === undefined && settingUpdates.length === 0) {
-      throw noNewGroupData();
-    }
-    await this.uow.run(async (tx) => {
-      const realmId = actor.realmId;
-      const group = await this.accessForManagement(tx, actor, groupId, true);
-      const events: ClientEvent[] = [];
-      const update = (data: Record<string, unknown>, capability?: ClientEvent['capability']): ClientEvent => ({
-        ...toEveryone(realmId, [{ type: 'user_group', op: 'update', group_id: groupId, data }])[0],
-        ...(capability ? { capability } : {}),
-      });
-      const change: { name?: string; description?: string; deactivated?: boolean; settings: Record<string, number> } = { settings: {} };
-      if (input.name !== undefined && input.name !== group.name) {
-        const name = checkUserGroupName(input.name);
-        if (await tx.groups.namedGroupExists(realmId, name)) throw userGroupAlreadyExists(name);
-        change.name = name;
-        // Zulip's process_user_group_name_update_event: a deactivated group's new name only reaches clients that list such groups.
-        events.push(update({ name }, group.deactivated ? { name: 'include_deactivated_groups', has: true } : undefined));
-      }
-      if (input.description !== undefined && input.description !== group.description) {
-        change.description = input.description;
-        events.push(update({ description: input.description }));
-      }
-      if (input.deactivated === false && group.deactivated) {
-        change.deactivated = false;
-        events.push(update({ deactivated: false }, { name: 'include_deactivated_groups', has: true }));
-        const view = await this.groupView(tx, { ...group, name: change.name ?? group.name, description: change.description ?? group.description });
-        events.push({
-          ...toEveryone(realmId, [{ type: 'user_group', op: 'add', group: presentUserGroup(view) }])[0],
-          capability: { name: 'include_deactivated_groups', has: false },
-        });
-      }
-      if (settingUpdates.length > 0) {
-        const nobody = (await tx.groupSettings.systemGroupIds(realmId)).get(SystemGroup.NOBODY)!;
-        const current = await tx.groups.settingValuesOf(settingUpdates.map((s) => group.settings[s]!));
-        for (const setting of settingUpdates) {
-          const { new: wanted, old } = input.settings[setting]!;
-          const now = current.get(group.settings[setting]!)!;
-          const next = normaliseGroupSetting(wanted, nobody);
-          if (old !== undefined && !groupSettingEquals(normaliseGroupSetting(old, nobody), now)) throw expectationMismatch();
-          if (groupSettingEquals(next, now)) continue;
-          await this.validateSetting(tx, realmId, setting, next, USER_GROUP_SETTINGS[setting].config);
-          change.settings[setting] = await tx.groupSettings.store(realmId, next);
-          events.push(update({ [setting]: presentGroupSetting(next) }));
-        }
-      }
-      await tx.groups.update(groupId, change);
-      tx.afterCommit(events);
-    });
-  }
-
-  /**
-   * POST /user_groups/{id}/deactivate (Zulip's do_deactivate_user_group): refused while the group
-   * is a subgroup of an active group or held by a channel's, a group's or the organization's
-   * setting. Clients that list deactivated groups get `update` `{deactivated: true}`, the others `remove`.
-   */
-  async deactivateGroup(actor: Actor, groupId: number): Promise<void> {
-    await this.uow.run(async (tx) => {
-      const realmId = actor.realmId;
-      await this.accessForManagement(tx, actor, groupId, false);
-      const usage = await tx.groups.usage(realmId, groupId);
-      const objections: GroupObjection[] = [];
-      if (usage.supergroupIds.length > 0) objections.push({ type: 'subgroup', supergroup_ids: usage.supergroupIds });
-      for (const c of await this.channelUsage.channelsUsing(tx, realmId, usage.settingGroupIds)) {
-        objections.push({ type: 'channel', channel_id: c.channelId, settings: c.settings });
-      }
-      for (const g of usage.groups) objections.push({ type: 'user_group', group_id: g.groupId, settings: g.settings });
-      const realmSettings = await tx.realms.groupSettings(realmId);
-      // A realm setting uses the group when it is the group, or an anonymous group with it as a direct subgroup.
-      const realmUses = REALM_GROUP_SETTING_NAMES.filter((s) => {
-        const v = realmSettings[s];
-        return v === groupId || (typeof v === 'object' && v !== null && v.directSubgroups.includes(groupId));
-      });
-      if (realmUses.length > 0) objections.push({ type: 'realm', settings: realmUses });
-      assertGroupNotInUse(objections);
-      await tx.groups.update(groupId, { deactivated: true });
-      tx.afterCommit([
-        {
-          ...toEveryone(realmId, [{ type: 'user_group', op: 'update', group_id: groupId, data: { deactivated: true } }])[0],
-          capability: { name: 'include_deactivated_groups', has: true },
-        },
-        { ...toEveryone(realmId, [{ type: 'user_group', op: 'remove', group_id: groupId }])[0], capability: { name: 'include_deactivated_groups', has: false } },
-      ]);
-    });
-  }
-
-  /** user_group events go to every active user of the organization (Zulip's active_user_ids; guests too). */
-  private async notify(tx: Tx, realmId: number, events: ClientEvent['event'][]): Promise<void> {
-    if (events.length === 0) return;
-    tx.afterCommit(toEveryone(realmId, events));
-  }
-
-  /** GET /user_groups/{id}/members (Zulip's get_user_group_members): active members, recursively unless direct only. */
-  async members(actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
-    return this.uow.run(async (tx) => {
-      const group = await tx.groups.find(actor.realmId, groupId);
-      if (group === null || group.name === null) throw invalidUserGroup();
-      return tx.groups.memberIds(groupId, directOnly);
-    });
-  }
-
-  /** GET /user_groups/{id}/subgroups (Zulip's get_subgroups_of_user_group). */
-  async subgroups(actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
-    return this.uow.run(async (tx) => {
-      const group = await tx.groups.find(actor.realmId, groupId);
-      if (group === null || group.name === null) throw invalidUserGroup();
-      return tx.groups.subgroupIdsOf(groupId, directOnly);
+      const group = await this.load(tx, actor, groupId);
+      const facts = await this.namedFacts(tx, actor.realmId, [...change.add, ...change.delete], [...change.addSubgroups, ...change.deleteSubgroups]);
+      const ancestorIds = change.addSubgroups.length > 0 ? await tx.groups.ancestorIds(groupId) : new Set<number>();
+      group.changeMembership(change, await this.groupActor(tx, actor), { ...facts, ancestorIds });
+      await tx.groups.save(group, {});
+      tx.afterCommit(userGroupEvents(actor.realmId, group, group.pullEvents()));
     });
   }
 
@@ -342,11 +82,67 @@ export class UserGroupsService {
     await this.updateMembers(actor, groupId, { add: [], delete: [], addSubgroups: add, deleteSubgroups: remove });
   }
 
+  /**
+   * PATCH /user_groups/{id} (Zulip's edit_user_group): name, description, reactivation
+   * (`deactivated=false`), then each permission setting, all in one transaction; one `update`
+   * event per change, in that order. Unchanged values are no change and send nothing.
+   */
+  async updateGroup(actor: Actor, groupId: number, edit: UserGroupEdit): Promise<void> {
+    assertGroupEditGiven(edit);
+    await this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const group = await this.load(tx, actor, groupId);
+      const nobodyGroupId = (await tx.groupSettings.systemGroupIds(realmId)).get(SystemGroup.NOBODY)!;
+      const values = USER_GROUP_SETTING_NAMES.flatMap((s): (GroupSettingValue | undefined)[] => [edit.settings[s]?.new, edit.settings[s]?.old]);
+      const named = groupSettingReferences(values, nobodyGroupId);
+      const nameTaken = edit.name !== undefined && edit.name !== group.name && (await tx.groups.namedGroupExists(realmId, edit.name));
+      const facts = { ...(await this.namedFacts(tx, realmId, named.userIds, named.groupIds)), nobodyGroupId, nameTaken };
+      group.edit(edit, await this.groupActor(tx, actor), facts);
+      await tx.groups.save(group, await this.storeSettings(tx, group, group.pendingChanges().settings));
+      tx.afterCommit(userGroupEvents(realmId, group, group.pullEvents()));
+    });
+  }
+
+  /**
+   * POST /user_groups/{id}/deactivate (Zulip's do_deactivate_user_group), with where the group is
+   * in use: its active supergroups, and the settings of channels, groups and the organization.
+   */
+  async deactivateGroup(actor: Actor, groupId: number): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const realmId = actor.realmId;
+      const group = await this.load(tx, actor, groupId);
+      const usage = await tx.groups.usage(realmId, groupId);
+      group.deactivate(await this.groupActor(tx, actor), {
+        supergroupIds: usage.supergroupIds,
+        channels: await this.channelUsage.channelsUsing(tx, realmId, usage.settingGroupIds),
+        groups: usage.groups,
+        realmSettings: await tx.realms.groupSettings(realmId),
+      });
+      await tx.groups.save(group, {});
+      tx.afterCommit(userGroupEvents(realmId, group, group.pullEvents()));
+    });
+  }
+
+  /** GET /user_groups/{id}/members (Zulip's get_user_group_members): active members, recursively unless direct only. */
+  async members(actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
+    return this.uow.run(async (tx) => {
+      await this.assertNamedGroup(tx, actor, groupId);
+      return tx.groups.memberIds(groupId, directOnly);
+    });
+  }
+
+  /** GET /user_groups/{id}/subgroups (Zulip's get_subgroups_of_user_group). */
+  async subgroups(actor: Actor, groupId: number, directOnly: boolean): Promise<number[]> {
+    return this.uow.run(async (tx) => {
+      await this.assertNamedGroup(tx, actor, groupId);
+      return tx.groups.subgroupIdsOf(groupId, directOnly);
+    });
+  }
+
   /** GET /user_groups/{gid}/members/{uid}. */
   async isMember(actor: Actor, groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
     return this.uow.run(async (tx) => {
-      const group = await tx.groups.find(actor.realmId, groupId);
-      if (group === null || group.name === null) throw invalidUserGroup();
+      await this.assertNamedGroup(tx, actor, groupId);
       const user = await tx.users.findById(actor.realmId, userId);
       if (user === null || user.isBot) throw noSuchUser();
       if (!user.isActive) return false;
@@ -354,48 +150,37 @@ export class UserGroupsService {
     });
   }
 
-  private async validateSetting(
-    tx: Tx,
-    realmId: number,
-    setting: string,
-    value: GroupSettingValue,
-    config: (typeof USER_GROUP_SETTINGS)[UserGroupSettingName]['config'],
-  ): Promise<void> {
-    await assertValidGroupSetting(tx.groupSettings, realmId, setting, value, config);
+  /** An unknown group, an anonymous one or another organization's is `Invalid user group`. */
+  private async load(tx: Tx, actor: Actor, groupId: number): Promise<UserGroup> {
+    const group = await tx.groups.getForUpdate(actor.realmId, groupId);
+    if (group === null) throw invalidUserGroup();
+    return group;
   }
 
-  /**
-   * Zulip's access_user_group_for_update: can_manage_all_groups or the group's
-   * can_manage_group allow everything; otherwise each kind of change needs its own setting.
-   */
-  private async assertCanUpdate(
-    tx: Tx,
-    actor: Actor,
-    settings: Record<string, number | null>,
-    change: MembershipChange,
-  ): Promise<void> {
-    const holder = new SettingHolder(actor, tx.realms, tx.groups);
-    if ((await holder.holdsRealmSetting('can_manage_all_groups')) || (await holder.holdsGroup(settings.can_manage_group))) {
-      return;
-    }
-    const onlySelf = (ids: number[]) => ids.length > 0 && ids.every((id) => id === actor.userId);
-    const allowed = async (): Promise<boolean> => {
-      if (change.add.length > 0) {
-        const ok =
-          (onlySelf(change.add) && (await holder.holdsGroup(settings.can_join_group))) ||
-          (await holder.holdsGroup(settings.can_add_members_group));
-        if (!ok) return false;
-      }
-      if (change.delete.length > 0) {
-        const ok =
-          (onlySelf(change.delete) && (await holder.holdsGroup(settings.can_leave_group))) ||
-          (await holder.holdsGroup(settings.can_remove_members_group));
-        if (!ok) return false;
-      }
-      if (change.addSubgroups.length > 0 && !(await holder.holdsGroup(settings.can_add_members_group))) return false;
-      if (change.deleteSubgroups.length > 0) return false; // only managers may remove subgroups
-      return true;
+  private async assertNamedGroup(tx: Tx, actor: Actor, groupId: number): Promise<void> {
+    const group = await tx.groups.find(actor.realmId, groupId);
+    if (group === null || group.name === null) throw invalidUserGroup();
+  }
+
+  /** The caller as the group rules see them: their groups and whether they hold can_manage_all_groups' value. */
+  private async groupActor(tx: Tx, actor: Actor): Promise<GroupActor> {
+    return {
+      userId: actor.userId,
+      role: actor.role,
+      groupIds: await tx.groups.groupIdsOfUser(actor.userId, actor),
+      canManageAllGroups: await tx.realms.groupSetting(actor.realmId, 'can_manage_all_groups', actor),
     };
-    if (!(await allowed())) throw insufficientPermission();
+  }
+
+  /** The groups and the active users among those a request names. */
+  private async namedFacts(tx: Tx, realmId: number, userIds: readonly number[], groupIds: readonly number[]): Promise<NamedFacts> {
+    return { groups: await tx.groupSettings.groupFacts(realmId, groupIds), activeUserIds: await tx.groupSettings.activeUserIds(realmId, userIds) };
+  }
+
+  /** Stores the settings' values (an anonymous value becomes a new group), in setting order. */
+  private async storeSettings(tx: Tx, group: UserGroup, settings: readonly UserGroupSettingName[]): Promise<Partial<Record<UserGroupSettingName, number>>> {
+    const stored: Partial<Record<UserGroupSettingName, number>> = {};
+    for (const s of USER_GROUP_SETTING_NAMES) if (settings.includes(s)) stored[s] = await tx.groupSettings.store(group.realmId, group.settings[s]);
+    return stored;
   }
 }

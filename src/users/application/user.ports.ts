@@ -1,7 +1,8 @@
 import type { SettingsReader } from '../../shared/application/settings-cache.js';
 import type { Tx } from '../../shared/application/unit-of-work.js';
 import type { ProfileValueRecord } from './custom-profile-fields.ports.js';
-import type { GroupSettingValue, SystemGroupName, User, UserState } from '@app/domain/users';
+import type { UserGroupSettingName } from '@app/domain/realm';
+import type { GroupSettingValue, SystemGroupName, User, UserGroup, UserState } from '@app/domain/users';
 
 export interface NewUser {
   realmId: number;
@@ -108,22 +109,28 @@ export abstract class UserGroupRepository {
    * before `cutoff` (Zulip's update_users_in_full_members_system_group), in two statements.
    */
   abstract refreshFullMembers(realmId: number, cutoff: Date): Promise<void>;
+  /** A named group's row (its setting columns as given: ids of stored groups). Returns its id. */
   abstract createNamed(g: {
     realmId: number;
     name: string;
     description: string;
-    creatorId: number;
-    dateCreated: Date;
-    settings: Readonly<Record<string, number>>;
+    creatorId: number | null;
+    dateCreated: Date | null;
+    settings: Readonly<Partial<Record<string, number>>>;
   }): Promise<number>;
   abstract find(realmId: number, groupId: number, forUpdate?: boolean): Promise<UserGroupRecord | null>;
+  /**
+   * A named group of the organization (system groups too), its row locked until the transaction
+   * ends, with its direct members (deactivated users included), direct subgroups and setting
+   * values, read after the lock; null when the organization has no such named group.
+   */
+  abstract getForUpdate(realmId: number, groupId: number): Promise<UserGroup | null>;
+  /** Stores a new group with its members and subgroups (`settings`: the stored group of each setting) and identifies it. */
+  abstract insert(group: UserGroup, settings: Readonly<Partial<Record<UserGroupSettingName, number>>>): Promise<void>;
+  /** Writes a loaded group's pending changes; `settings`: the stored groups of the settings it changed. */
+  abstract save(group: UserGroup, settings: Readonly<Partial<Record<UserGroupSettingName, number>>>): Promise<void>;
   abstract namedGroupExists(realmId: number, name: string): Promise<boolean>;
-  abstract directMemberIds(groupId: number): Promise<Set<number>>;
-  abstract directSubgroupIds(groupId: number): Promise<Set<number>>;
   abstract addMembers(realmId: number, groupId: number, userIds: readonly number[]): Promise<void>;
-  abstract removeMembers(groupId: number, userIds: readonly number[]): Promise<void>;
-  abstract addSubgroups(realmId: number, groupId: number, subgroupIds: readonly number[]): Promise<void>;
-  abstract removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void>;
   /** The group and every group containing it, recursively. */
   abstract ancestorIds(groupId: number): Promise<Set<number>>;
   /**
@@ -142,11 +149,6 @@ export abstract class UserGroupRepository {
   abstract memberIds(groupId: number, directOnly: boolean): Promise<number[]>;
   /** The group's subgroups (direct, or recursively; never the group itself), ascending. */
   abstract subgroupIdsOf(groupId: number, directOnly: boolean): Promise<number[]>;
-  /** Renames, describes, (re)activates a named group and points its settings at stored groups (only the fields given). */
-  abstract update(
-    groupId: number,
-    change: { name?: string; description?: string; deactivated?: boolean; settings?: Readonly<Record<string, number>> },
-  ): Promise<void>;
   /**
    * What keeps a group from being deactivated (Zulip's access_user_group_for_deactivation), in
    * three statements: its active named direct supergroups; the ids a setting may hold to use it

@@ -1,12 +1,69 @@
-import { type GroupSettingValue, SYSTEM_GROUPS, SystemGroup, type SystemGroupName } from '@app/domain/users';
-import { USER_GROUP_SETTING_NAMES } from '@app/domain/realm';
+import { type GroupSettingValue, SYSTEM_GROUPS, SystemGroup, type SystemGroupName, UserGroup, type UserGroupSettings } from '@app/domain/users';
+import { USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from '@app/domain/realm';
 import type { EntityManager } from 'typeorm';
 import { type GroupUsage, type UserGroupRecord, UserGroupRepository } from '../application/user.ports.js';
 import type { SettingsReader } from '../../shared/application/settings-cache.js';
-import { GROUP_MEMBERS_SQL, GROUP_SUBGROUPS_SQL, groupIdsOfUser, groupSettingValues } from '../../shared/persistence/group-setting-values.js';
+import {
+  anonymousGroupsColumn,
+  GROUP_MEMBERS_SQL,
+  GROUP_SUBGROUPS_SQL,
+  groupIdsOfUser,
+  groupSettingValues,
+  settingValueOf,
+} from '../../shared/persistence/group-setting-values.js';
 import { settingsEntry } from '../../shared/persistence/settings-scope.js';
+import {
+  type FoundRow,
+  type GroupContentsRow,
+  type GroupIdRow,
+  type MemberIdRow,
+  type SettingHolderRow,
+  settingColumn,
+  type SupergroupRow,
+  type SystemGroupIdRow,
+  type UserGroupIdRow,
+  type UserGroupLinksRow,
+  type UserGroupTableRow,
+} from './user-group.row.js';
 
-const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map((s) => `${s}_id`);
+const SETTING_COLUMNS = USER_GROUP_SETTING_NAMES.map(settingColumn);
+
+/** A setting column left empty (a group written without settings) reports as a group nobody is in. */
+const NO_GROUP: GroupSettingValue = { directMembers: [], directSubgroups: [] };
+
+function toRecord(r: UserGroupTableRow): UserGroupRecord {
+  return {
+    id: r.id,
+    realmId: r.realm_id,
+    name: r.name,
+    description: r.description,
+    isSystemGroup: r.is_system_group,
+    creatorId: r.creator_id,
+    dateCreated: r.date_created,
+    deactivated: r.deactivated,
+    settings: Object.fromEntries(USER_GROUP_SETTING_NAMES.map((s) => [s, r[settingColumn(s)]])),
+  };
+}
+
+function toDomain(r: UserGroupTableRow & { name: string }, links: UserGroupLinksRow): UserGroup {
+  const settingOf = (s: UserGroupSettingName): GroupSettingValue => {
+    const id = r[settingColumn(s)];
+    return id === null ? NO_GROUP : settingValueOf(links.anonymous, id);
+  };
+  return UserGroup.restore({
+    id: r.id,
+    realmId: r.realm_id,
+    name: r.name,
+    description: r.description,
+    creatorId: r.creator_id,
+    dateCreated: r.date_created,
+    isSystemGroup: r.is_system_group,
+    deactivated: r.deactivated,
+    members: links.members,
+    subgroups: links.subgroups,
+    settings: Object.fromEntries(USER_GROUP_SETTING_NAMES.map((s) => [s, settingOf(s)])) as UserGroupSettings,
+  });
+}
 
 /** Every group containing `$1`, itself included, following subgroup links upwards. */
 const ANCESTORS_SQL = `
@@ -23,7 +80,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
   }
 
   async createSystemGroups(realmId: number): Promise<Map<SystemGroupName, number>> {
-    const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
+    const rows: SystemGroupIdRow[] = await this.em.query(
       `INSERT INTO user_groups (realm_id, name, description, is_system_group)
        SELECT $1, name, description, true FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS g(name, description, ord)
        ORDER BY ord
@@ -46,7 +103,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
   }
 
   private async systemGroupIds(realmId: number): Promise<Map<SystemGroupName, number>> {
-    const rows: { id: number; name: SystemGroupName }[] = await this.em.query(
+    const rows: SystemGroupIdRow[] = await this.em.query(
       `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
       [realmId],
     );
@@ -61,7 +118,8 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     );
     await this.em.query(
       `INSERT INTO user_group_members (group_id, user_id, realm_id)
-       SELECT id, $2, $1 FROM user_groups WHERE realm_id = $1 AND is_system_group AND name = ANY($3::text[])`,
+       SELECT id, $2, $1 FROM user_groups WHERE realm_id = $1 AND is_system_group AND name = ANY($3::text[])
+         AND EXISTS (SELECT 1 FROM users WHERE id = $2 AND realm_id = $1)`,
       [realmId, userId, groups],
     );
   }
@@ -88,52 +146,72 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     realmId: number;
     name: string;
     description: string;
-    creatorId: number;
-    dateCreated: Date;
-    settings: Readonly<Record<string, number>>;
+    creatorId: number | null;
+    dateCreated: Date | null;
+    settings: Readonly<Partial<Record<string, number>>>;
   }): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: GroupIdRow[] = await this.em.query(
       `INSERT INTO user_groups (realm_id, name, description, creator_id, date_created, ${SETTING_COLUMNS.join(', ')})
        VALUES ($1, $2, $3, $4, $5, ${SETTING_COLUMNS.map((_, i) => `$${i + 6}`).join(', ')})
        RETURNING id`,
-      [g.realmId, g.name, g.description, g.creatorId, g.dateCreated, ...USER_GROUP_SETTING_NAMES.map((s) => g.settings[s])],
+      [g.realmId, g.name, g.description, g.creatorId, g.dateCreated, ...USER_GROUP_SETTING_NAMES.map((s) => g.settings[s] ?? null)],
     );
     return row.id;
   }
 
   async find(realmId: number, groupId: number, forUpdate = false): Promise<UserGroupRecord | null> {
-    const rows = await this.em.query(
+    const rows: UserGroupTableRow[] = await this.em.query(
       `SELECT * FROM user_groups WHERE realm_id = $1 AND id = $2::bigint ${forUpdate ? 'FOR UPDATE' : ''}`,
       [realmId, groupId],
     );
-    if (rows.length === 0) return null;
-    const r = rows[0];
-    return {
-      id: r.id,
-      realmId: r.realm_id,
-      name: r.name,
-      description: r.description,
-      isSystemGroup: r.is_system_group,
-      creatorId: r.creator_id,
-      dateCreated: r.date_created,
-      deactivated: r.deactivated,
-      settings: Object.fromEntries(USER_GROUP_SETTING_NAMES.map((s) => [s, r[`${s}_id`]])),
-    };
+    return rows.length === 0 ? null : toRecord(rows[0]);
+  }
+
+  async getForUpdate(realmId: number, groupId: number): Promise<UserGroup | null> {
+    const [row]: (UserGroupTableRow & { name: string })[] = await this.em.query(
+      `SELECT * FROM user_groups WHERE realm_id = $1 AND id = $2::bigint AND name IS NOT NULL FOR UPDATE`,
+      [realmId, groupId],
+    );
+    if (row === undefined) return null;
+    // A second statement, so that a concurrent change the lock waited for is seen.
+    const [links]: UserGroupLinksRow[] = await this.em.query(
+      `SELECT ARRAY(SELECT m.user_id FROM user_group_members m WHERE m.group_id = ug.id ORDER BY 1) AS members,
+              ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = ug.id ORDER BY 1) AS subgroups,
+              ${anonymousGroupsColumn('ug', SETTING_COLUMNS)} AS anonymous
+       FROM user_groups ug WHERE ug.id = $1`,
+      [row.id],
+    );
+    return toDomain(row, links);
+  }
+
+  async insert(group: UserGroup, settings: Readonly<Partial<Record<UserGroupSettingName, number>>>): Promise<void> {
+    const g = group.snapshot();
+    const id = await this.createNamed({ ...g, settings });
+    group.identify(id);
+    await this.addMembers(g.realmId, id, g.members);
+    await this.addSubgroups(g.realmId, id, g.subgroups);
+  }
+
+  async save(group: UserGroup, settings: Readonly<Partial<Record<UserGroupSettingName, number>>>): Promise<void> {
+    const g = group.snapshot();
+    const changes = group.pendingChanges();
+    const stored = USER_GROUP_SETTING_NAMES.filter((s) => settings[s] !== undefined);
+    if (changes.row || stored.length > 0) {
+      await this.em.query(
+        `UPDATE user_groups SET name = $3, description = $4, deactivated = $5${stored.map((s, i) => `, ${settingColumn(s)} = $${i + 6}`).join('')}
+         WHERE id = $1 AND realm_id = $2`,
+        [g.id, g.realmId, g.name, g.description, g.deactivated, ...stored.map((s) => settings[s])],
+      );
+    }
+    await this.addMembers(g.realmId, g.id, changes.addedMembers);
+    await this.removeMembers(g.realmId, g.id, changes.removedMembers);
+    await this.addSubgroups(g.realmId, g.id, changes.addedSubgroups);
+    await this.removeSubgroups(g.realmId, g.id, changes.removedSubgroups);
   }
 
   async namedGroupExists(realmId: number, name: string): Promise<boolean> {
-    const rows = await this.em.query(`SELECT 1 FROM user_groups WHERE realm_id = $1 AND name = $2`, [realmId, name]);
+    const rows: FoundRow[] = await this.em.query(`SELECT 1 AS found FROM user_groups WHERE realm_id = $1 AND name = $2`, [realmId, name]);
     return rows.length > 0;
-  }
-
-  async directMemberIds(groupId: number): Promise<Set<number>> {
-    const rows = await this.em.query(`SELECT user_id FROM user_group_members WHERE group_id = $1`, [groupId]);
-    return new Set(rows.map((r: { user_id: number }) => r.user_id));
-  }
-
-  async directSubgroupIds(groupId: number): Promise<Set<number>> {
-    const rows = await this.em.query(`SELECT subgroup_id FROM user_group_subgroups WHERE supergroup_id = $1`, [groupId]);
-    return new Set(rows.map((r: { subgroup_id: number }) => r.subgroup_id));
   }
 
   async addMembers(realmId: number, groupId: number, userIds: readonly number[]): Promise<void> {
@@ -145,15 +223,16 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     );
   }
 
-  async removeMembers(groupId: number, userIds: readonly number[]): Promise<void> {
+  private async removeMembers(realmId: number, groupId: number, userIds: readonly number[]): Promise<void> {
     if (userIds.length === 0) return;
-    await this.em.query(`DELETE FROM user_group_members WHERE group_id = $1 AND user_id = ANY($2::int[])`, [
+    await this.em.query(`DELETE FROM user_group_members WHERE group_id = $1 AND realm_id = $2 AND user_id = ANY($3::int[])`, [
       groupId,
+      realmId,
       userIds,
     ]);
   }
 
-  async addSubgroups(realmId: number, groupId: number, subgroupIds: readonly number[]): Promise<void> {
+  private async addSubgroups(realmId: number, groupId: number, subgroupIds: readonly number[]): Promise<void> {
     if (subgroupIds.length === 0) return;
     await this.em.query(
       `INSERT INTO user_group_subgroups (supergroup_id, subgroup_id, realm_id)
@@ -162,23 +241,24 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
     );
   }
 
-  async removeSubgroups(groupId: number, subgroupIds: readonly number[]): Promise<void> {
+  private async removeSubgroups(realmId: number, groupId: number, subgroupIds: readonly number[]): Promise<void> {
     if (subgroupIds.length === 0) return;
-    await this.em.query(`DELETE FROM user_group_subgroups WHERE supergroup_id = $1 AND subgroup_id = ANY($2::int[])`, [
+    await this.em.query(`DELETE FROM user_group_subgroups WHERE supergroup_id = $1 AND realm_id = $2 AND subgroup_id = ANY($3::int[])`, [
       groupId,
+      realmId,
       subgroupIds,
     ]);
   }
 
   async ancestorIds(groupId: number): Promise<Set<number>> {
-    const rows = await this.em.query(ANCESTORS_SQL, [groupId]);
-    return new Set(rows.map((r: { id: number }) => r.id));
+    const rows: GroupIdRow[] = await this.em.query(ANCESTORS_SQL, [groupId]);
+    return new Set(rows.map((r) => r.id));
   }
 
   async groupIdsOfUsers(userIds: readonly number[]): Promise<Map<number, Set<number>>> {
     const out = new Map(userIds.map((id) => [id, new Set<number>()]));
     if (userIds.length === 0) return out;
-    const rows: { user_id: number; id: number }[] = await this.em.query(
+    const rows: UserGroupIdRow[] = await this.em.query(
       `WITH RECURSIVE up(user_id, id) AS (
          SELECT m.user_id, m.group_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
          WHERE m.user_id = ANY($1::int[])
@@ -198,7 +278,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
   }
 
   async settingValue(groupId: number): Promise<GroupSettingValue> {
-    const [row] = await this.em.query(
+    const [row]: GroupContentsRow[] = await this.em.query(
       `SELECT g.name, ${GROUP_MEMBERS_SQL} AS members, ${GROUP_SUBGROUPS_SQL} AS subgroups FROM user_groups g WHERE g.id = $1`,
       [groupId],
     );
@@ -211,7 +291,7 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
   }
 
   async memberIds(groupId: number, directOnly: boolean): Promise<number[]> {
-    const rows = await this.em.query(
+    const rows: MemberIdRow[] = await this.em.query(
       directOnly
         ? `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
            WHERE m.group_id = $1 ORDER BY m.user_id`
@@ -224,11 +304,11 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
            WHERE m.group_id IN (SELECT id FROM down) ORDER BY m.user_id`,
       [groupId],
     );
-    return rows.map((r: { user_id: number }) => r.user_id);
+    return rows.map((r) => r.user_id);
   }
 
   async subgroupIdsOf(groupId: number, directOnly: boolean): Promise<number[]> {
-    const rows = await this.em.query(
+    const rows: GroupIdRow[] = await this.em.query(
       directOnly
         ? `SELECT subgroup_id AS id FROM user_group_subgroups WHERE supergroup_id = $1 ORDER BY subgroup_id`
         : `WITH RECURSIVE down(id) AS (
@@ -239,56 +319,35 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
            SELECT id FROM down WHERE id <> $1 ORDER BY id`,
       [groupId],
     );
-    return rows.map((r: { id: number }) => r.id);
+    return rows.map((r) => r.id);
   }
 
   async isMember(groupId: number, userId: number, directOnly: boolean): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: FoundRow[] = await this.em.query(
       directOnly
-        ? `SELECT 1 FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+        ? `SELECT 1 AS found FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
            WHERE m.group_id = $1 AND m.user_id = $2`
         : `WITH RECURSIVE down(id) AS (
              SELECT $1::int
              UNION
              SELECT s.subgroup_id FROM user_group_subgroups s JOIN down ON s.supergroup_id = down.id
            )
-           SELECT 1 FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
+           SELECT 1 AS found FROM user_group_members m JOIN users u ON u.id = m.user_id AND u.is_active
            WHERE m.group_id IN (SELECT id FROM down) AND m.user_id = $2 LIMIT 1`,
       [groupId, userId],
     );
     return rows.length > 0;
   }
 
-  async update(
-    groupId: number,
-    change: { name?: string; description?: string; deactivated?: boolean; settings?: Readonly<Record<string, number>> },
-  ): Promise<void> {
-    const sets: string[] = [];
-    const params: unknown[] = [groupId];
-    const set = (column: string, value: unknown) => {
-      params.push(value);
-      sets.push(`${column} = $${params.length}`);
-    };
-    if (change.name !== undefined) set('name', change.name);
-    if (change.description !== undefined) set('description', change.description);
-    if (change.deactivated !== undefined) set('deactivated', change.deactivated);
-    for (const [setting, id] of Object.entries(change.settings ?? {})) {
-      if (!(USER_GROUP_SETTING_NAMES as string[]).includes(setting)) throw new Error(`unknown user group setting ${setting}`);
-      set(`${setting}_id`, id);
-    }
-    if (sets.length === 0) return;
-    await this.em.query(`UPDATE user_groups SET ${sets.join(', ')} WHERE id = $1`, params);
-  }
-
   async usage(realmId: number, groupId: number): Promise<GroupUsage> {
-    const supers: { id: number; named: boolean; deactivated: boolean }[] = await this.em.query(
+    const supers: SupergroupRow[] = await this.em.query(
       `SELECT g.id, g.name IS NOT NULL AS named, g.deactivated
        FROM user_group_subgroups s JOIN user_groups g ON g.id = s.supergroup_id
        WHERE s.subgroup_id = $1 AND g.realm_id = $2 ORDER BY g.id`,
       [groupId, realmId],
     );
     const settingGroupIds = [groupId, ...supers.filter((g) => !g.named).map((g) => g.id)];
-    const rows: Record<string, number | null>[] = await this.em.query(
+    const rows: SettingHolderRow[] = await this.em.query(
       `SELECT id, ${SETTING_COLUMNS.join(', ')} FROM user_groups
        WHERE realm_id = $1 AND name IS NOT NULL AND NOT deactivated
          AND (${SETTING_COLUMNS.map((c) => `${c} = ANY($2::int[])`).join(' OR ')})
@@ -299,8 +358,11 @@ export class TypeOrmUserGroupRepository extends UserGroupRepository {
       supergroupIds: supers.filter((g) => g.named && !g.deactivated).map((g) => g.id),
       settingGroupIds,
       groups: rows.map((r) => ({
-        groupId: r.id as number,
-        settings: USER_GROUP_SETTING_NAMES.filter((s) => settingGroupIds.includes(r[`${s}_id`] as number)),
+        groupId: r.id,
+        settings: USER_GROUP_SETTING_NAMES.filter((s) => {
+          const id = r[settingColumn(s)];
+          return id !== null && settingGroupIds.includes(id);
+        }),
       })),
     };
   }
