@@ -1,4 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
+import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from './databases.js';
 
 export interface CliRun {
   code: number | null;
@@ -39,4 +45,37 @@ export function svcAdmin(args: string[], opts: { env?: Record<string, string>; i
       }),
     );
   });
+}
+
+/** A run that printed nothing on stderr and exited 0 (its output shown when not). */
+export function expectCliOk(r: CliRun): CliRun {
+  expect(r.stderr, r.stdout).toBe('');
+  expect(r.code).toBe(0);
+  return r;
+}
+
+/** A database of its own (fresh from the migrated template), a client on it and a temp folder, for one CLI test file. */
+export interface CliSandbox {
+  url: string;
+  db: pg.Client;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function openCliSandbox(name: string, tmpPrefix: string): Promise<CliSandbox> {
+  const database = `${TEST_DB_PREFIX}_${name}`;
+  const url = await freshDatabase(inject('adminUrl'), database);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const dir = await mkdtemp(join(tmpdir(), tmpPrefix));
+  return {
+    url,
+    db,
+    dir,
+    close: async () => {
+      await db.end();
+      await rm(dir, { recursive: true, force: true });
+      await dropDatabase(inject('adminUrl'), database);
+    },
+  };
 }

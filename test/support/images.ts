@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import type { TestApp } from './test-app.js';
 
 /** A still image of one colour, made by sharp. */
 export const solidImage = (width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'tiff', rgb = { r: 200, g: 60, b: 30 }) =>
@@ -76,3 +77,14 @@ export async function imageInfo(data: Buffer): Promise<{ format?: string; width?
   const m = await sharp(data, { animated: true, limitInputPixels: false }).metadata();
   return { format: m.format, width: m.width, height: m.pageHeight ?? m.height, pages: m.pages ?? 1 };
 }
+
+/** A GET whose body is kept as a Buffer, whatever its content type (images, archives). */
+export const getBinary = (t: TestApp, url: string) =>
+  t.http
+    .get(url)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });

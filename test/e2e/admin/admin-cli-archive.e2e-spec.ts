@@ -1,11 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import * as tar from 'tar';
-import { inject } from 'vitest';
-import { type CliRun, svcAdmin } from '../../support/admin-cli.js';
-import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from '../../support/databases.js';
+import { type CliSandbox, expectCliOk, openCliSandbox, svcAdmin } from '../../support/admin-cli.js';
 
 /**
  * `svc-admin export-organization --archive` and `svc-admin import-organization <archive.tar.gz>`
@@ -13,7 +10,6 @@ import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from '../../support/datab
  * output, exit codes and the rows left. The comparison of an imported organization's answers
  * with the original's is test/e2e/exports/organization-import.e2e-spec.ts.
  */
-const DB = `${TEST_DB_PREFIX}_admin_cli_archive`;
 let url: string;
 let db: pg.Client;
 let dir: string;
@@ -21,23 +17,14 @@ let dir: string;
 const env = () => ({ DATABASE_URL: url, OWNER_PASSWORD: 'owner-Secret-Passphrase-42', EMAIL_POLL_INTERVAL_MS: '0', EXTERNAL_URL: 'http://localhost:9991', UPLOADS_DIR: join(dir, 'uploads') });
 const run = (args: string[]) => svcAdmin(args, { env: env() });
 const count = async (sql: string) => ((await db.query(sql)).rows[0] as { n: number }).n;
-const ok = (r: CliRun) => {
-  expect(r.stderr, r.stdout).toBe('');
-  expect(r.code).toBe(0);
-  return r;
-};
+const ok = expectCliOk;
 
+let sandbox: CliSandbox;
 beforeAll(async () => {
-  url = await freshDatabase(inject('adminUrl'), DB);
-  db = new pg.Client({ connectionString: url });
-  await db.connect();
-  dir = await mkdtemp(join(tmpdir(), 'svc-admin-archive-'));
+  sandbox = await openCliSandbox('admin_cli_archive', 'svc-admin-archive-');
+  ({ url, db, dir } = sandbox);
 });
-afterAll(async () => {
-  await db?.end();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  await dropDatabase(inject('adminUrl'), DB);
-});
+afterAll(() => sandbox?.close());
 
 describe('organization archives on the command line', { timeout: 120_000 }, () => {
   it('writes an archive of an organization and imports it under a new subdomain', async () => {

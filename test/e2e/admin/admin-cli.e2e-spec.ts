@@ -1,10 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
-import { type CliRun, svcAdmin } from '../../support/admin-cli.js';
-import { dropDatabase, freshDatabase, TEST_DB_PREFIX } from '../../support/databases.js';
+import { type CliSandbox, expectCliOk, openCliSandbox, svcAdmin } from '../../support/admin-cli.js';
 import { freePort, type ServerProcess, startServer, stopServer } from '../../support/server-process.js';
 import { SmtpTestServer } from '../../support/smtp-test-server.js';
 
@@ -15,7 +12,6 @@ import { SmtpTestServer } from '../../support/smtp-test-server.js';
  */
 const OWNER_PASSWORD = 'owner-Secret-Passphrase-42';
 const NEW_PASSWORD = 'a-New-Passphrase-for-Alice-7';
-const DB = `${TEST_DB_PREFIX}_admin_cli`;
 let url: string;
 let db: pg.Client;
 let dir: string;
@@ -23,23 +19,14 @@ let dir: string;
 const env = () => ({ DATABASE_URL: url, OWNER_PASSWORD, EMAIL_POLL_INTERVAL_MS: '0' });
 const run = (args: string[], input?: string, extra: Record<string, string> = {}) => svcAdmin(args, { env: { ...env(), ...extra }, input });
 const rows = async (sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows as Record<string, unknown>[];
-const ok = (r: CliRun) => {
-  expect(r.stderr, r.stdout).toBe('');
-  expect(r.code).toBe(0);
-  return r;
-};
+const ok = expectCliOk;
 
+let sandbox: CliSandbox;
 beforeAll(async () => {
-  url = await freshDatabase(inject('adminUrl'), DB);
-  db = new pg.Client({ connectionString: url });
-  await db.connect();
-  dir = await mkdtemp(join(tmpdir(), 'svc-admin-'));
+  sandbox = await openCliSandbox('admin_cli', 'svc-admin-');
+  ({ url, db, dir } = sandbox);
 });
-afterAll(async () => {
-  await db?.end();
-  await rm(dir, { recursive: true, force: true });
-  await dropDatabase(inject('adminUrl'), DB);
-});
+afterAll(() => sandbox?.close());
 
 describe('usage', { timeout: 60_000 }, () => {
   const commands = [

@@ -1,15 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
 import pg from 'pg';
-import { pino } from 'pino';
-import { AppModule } from '../../../src/app/app.module.js';
 import { DomainError } from '@app/domain/shared';
 import { RemindersService } from '../../../src/drafts/application/reminders.service.js';
 import { NotificationBot } from '../../../src/messages/index.js';
-import { Clock } from '../../../src/shared/application/clock.js';
-import { ApiKeyBasicStrategy } from '../../../src/users/http/basic-auth.strategy.js';
-import { ServerConfig } from '../../../src/shared/config/server-config.js';
 import { createChannels } from '../../support/channels.js';
+import { startSecondServer } from '../../support/second-server.js';
 import { sendDirect, sendToChannel } from '../../support/messages.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
@@ -443,21 +438,3 @@ describe('delivery', () => {
     }
   });
 });
-
-/**
- * Another server process's app on the test's database (and clock), without HTTP. Its Basic
- * auth strategy is left out: passport keeps strategies process-wide, so it would replace the
- * test app's one (and die with this app's pool).
- */
-async function startSecondServer(t: TestApp, env: Record<string, string>): Promise<NestExpressApplication> {
-  const config = ServerConfig.fromEnv({ DATABASE_URL: t.databaseUrl, EXTERNAL_URL: REALM, RATE_LIMITING: 'false', STRICT_POOL_CHECKS: 'true', ...env });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, pino({ level: 'silent' }))] })
-    .overrideProvider(Clock)
-    .useValue(t.clock)
-    .overrideProvider(ApiKeyBasicStrategy)
-    .useValue({})
-    .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
-  await app.init();
-  return app;
-}

@@ -1,15 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
 import pg from 'pg';
-import { pino } from 'pino';
-import { AppModule } from '../../../src/app/app.module.js';
 import { ScheduledMessageDelivery } from '../../../src/drafts/application/scheduled-message-delivery.js';
 import { TypeOrmScheduledMessageRepository } from '../../../src/drafts/persistence/typeorm-scheduled-message.repository.js';
 import { MessageSender } from '../../../src/messages/index.js';
-import { Clock } from '../../../src/shared/application/clock.js';
-import { ServerConfig } from '../../../src/shared/config/server-config.js';
-import { ApiKeyBasicStrategy } from '../../../src/users/http/basic-auth.strategy.js';
 import { createChannels } from '../../support/channels.js';
+import { startSecondServer } from '../../support/second-server.js';
 import { EventClient } from '../../support/events.js';
 import { fetchNarrow } from '../../support/messages.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
@@ -28,7 +23,6 @@ let iago: Account;
 let verona: number;
 let secret: number;
 const NOW = 1_760_000_000;
-const REALM = 'http://chat.example.com';
 
 beforeAll(async () => {
   t = await TestApp.start();
@@ -365,21 +359,3 @@ describe('delivery', () => {
     }
   });
 });
-
-/**
- * Another server process's app on the test's database (and clock), without HTTP. Its Basic
- * auth strategy is left out: passport keeps strategies process-wide, so it would replace the
- * test app's one (and die with this app's pool).
- */
-async function startSecondServer(t: TestApp, env: Record<string, string>): Promise<NestExpressApplication> {
-  const config = ServerConfig.fromEnv({ DATABASE_URL: t.databaseUrl, EXTERNAL_URL: REALM, RATE_LIMITING: 'false', STRICT_POOL_CHECKS: 'true', ...env });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(config, pino({ level: 'silent' }))] })
-    .overrideProvider(Clock)
-    .useValue(t.clock)
-    .overrideProvider(ApiKeyBasicStrategy)
-    .useValue({})
-    .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
-  await app.init();
-  return app;
-}

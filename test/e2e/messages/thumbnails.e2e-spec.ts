@@ -5,7 +5,7 @@ import { ThumbnailRunner } from '../../../src/messages/application/thumbnail.run
 import { ServerConfig } from '../../../src/shared/config/server-config.js';
 import { createChannels } from '../../support/channels.js';
 import { EventClient } from '../../support/events.js';
-import { animatedGif, bombPng, imageInfo, rotatedJpeg, solidImage, truncatedPng } from '../../support/images.js';
+import { animatedGif, bombPng, getBinary, imageInfo, rotatedJpeg, solidImage, truncatedPng } from '../../support/images.js';
 import { sendDirect, sendToChannel } from '../../support/messages.js';
 import { cookieHeader, sessionOf } from '../../support/sessions.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
@@ -45,11 +45,7 @@ const imageRow = async (pathId: string) =>
   (await t.sql(`SELECT original_width_px, original_height_px, frames, content_type, status, thumbnail_metadata, last_error FROM image_attachments WHERE path_id = $1`, [pathId]))[0];
 const rendered = async (as: Account, id: number) => (await t.get(`messages/${id}`, { as })).body.message.content as string;
 const getThumbnail = (as: Account | null, url: string, accept?: string) => {
-  let req = t.http.get(url).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  let req = getBinary(t, url);
   if (as) req = req.auth(as.email, as.apiKey);
   if (as?.host) req = req.set('Host', as.host);
   if (accept) req = req.set('Accept', accept);

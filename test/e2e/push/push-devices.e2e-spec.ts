@@ -3,7 +3,8 @@ import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';
 import { DataSource } from 'typeorm';
 import { PushRegistrationRunner } from '../../../src/push/application/push-registration-runner.js';
 import type { ClientEvent } from '../../../src/shared/application/client-event.js';
-import { FakePushRelay } from '../../support/fake-push-relay.js';
+import type { FakePushRelay } from '../../support/fake-push-relay.js';
+import { type PushSuite, RELAY_AUTHORIZATION, startPushSuite } from '../../support/push-suite.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
@@ -22,30 +23,13 @@ async function journal(): Promise<ClientEvent[]> {
 const clearJournal = () => db.query(`DELETE FROM events WHERE payload->'event'->>'type' = 'device'`);
 const NOW = 1_760_000_000;
 
-const SERVER_UUID = '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe';
-const SERVER_KEY = 'relay-api-key-of-this-server';
 
+let suite: PushSuite;
 beforeAll(async () => {
-  relay = await FakePushRelay.create();
-  t = await TestApp.start({
-    PUSH_BOUNCER_URL: relay.url,
-    PUSH_BOUNCER_SERVER_UUID: SERVER_UUID,
-    PUSH_BOUNCER_API_KEY: SERVER_KEY,
-    PUSH_BOUNCER_TIMEOUT_MS: '300',
-    PUSH_REGISTRATION_RETRY_INTERVAL_MS: '0',
-  });
-  t.clock.current = new Date(NOW * 1000);
-  db = t.app.get(DataSource);
-  member = await t.createUser({ fullName: 'Member' });
-  other = await t.createUser({ fullName: 'Other' });
-  guest = await t.createUser({ role: 600, fullName: 'Guest' });
-  bot = await t.createBot(member, 'pushbot');
-  otherOwner = await t.createOrganization('other');
+  suite = await startPushSuite(new Date(NOW * 1000));
+  ({ t, relay, db, member, other, guest, bot, otherOwner } = suite);
 });
-afterAll(async () => {
-  await t.close();
-  await relay.stop();
-});
+afterAll(() => suite.close());
 beforeEach(async () => {
   relay.reset();
   await clearJournal();
@@ -214,7 +198,7 @@ describe('POST /mobile_push/register', () => {
     const [req] = relay.requestsTo('register');
     expect(relay.requests).toHaveLength(1);
     expect(req.method).toBe('POST');
-    expect(req.headers.authorization).toBe(`Basic ${Buffer.from(`${SERVER_UUID}:${SERVER_KEY}`).toString('base64')}`);
+    expect(req.headers.authorization).toBe(RELAY_AUTHORIZATION);
     expect(req.headers['user-agent']).toMatch(/^SvcServer\//);
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
     const [realm] = await db.query(`SELECT uuid FROM realms WHERE id = 1`);
@@ -500,7 +484,7 @@ describe('POST /mobile_push/e2ee/test_notification', () => {
     expectSuccess(await testNotification(alice));
     const req = notifyBody();
     expect(req.headers['content-type']).toBe('application/json');
-    expect(req.headers.authorization).toBe(`Basic ${Buffer.from(`${SERVER_UUID}:${SERVER_KEY}`).toString('base64')}`);
+    expect(req.headers.authorization).toBe(RELAY_AUTHORIZATION);
     // Token IDs are 64-bit: they must reach the wire exactly.
     expect(req.body).toContain(`"device_id":${apple.keys.tokenIdInt}`);
     const body = JSON.parse(req.body);

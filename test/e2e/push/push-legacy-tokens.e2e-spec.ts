@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EventClient } from '../../support/events.js';
-import { FakePushRelay } from '../../support/fake-push-relay.js';
+import type { FakePushRelay } from '../../support/fake-push-relay.js';
+import { type PushSuite, RELAY_AUTHORIZATION, startPushSuite } from '../../support/push-suite.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
 /**
@@ -17,33 +18,17 @@ let guest: Account;
 let bot: Account;
 let otherOwner: Account;
 
-const SERVER_UUID = '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe';
-const SERVER_KEY = 'relay-api-key-of-this-server';
 const BOT_ERROR = 'This endpoint does not accept bot requests.';
 const ADMIN = 'Push notification configuration issue on server, contact the server administrator or retry later.';
 /** A registration token as Firebase issues them (not hex, 100+ characters). */
 const FCM_TOKEN = 'dUr3kXx1RZ6S3nQ8vZp0cO:APA91bHq-9xZ_Lm3kD7pE2wYt5uVb8cN1rS4fG6hJ9kL0mQ2nP3oR5sT7uV9wX1yZ3aB5cD7eF9gH1iJ3kL5mN7oP9qR1sT3uV5wX7yZ9';
 
+let suite: PushSuite;
 beforeAll(async () => {
-  relay = await FakePushRelay.create();
-  t = await TestApp.start({
-    PUSH_BOUNCER_URL: relay.url,
-    PUSH_BOUNCER_SERVER_UUID: SERVER_UUID,
-    PUSH_BOUNCER_API_KEY: SERVER_KEY,
-    PUSH_BOUNCER_TIMEOUT_MS: '300',
-    PUSH_REGISTRATION_RETRY_INTERVAL_MS: '0',
-  });
-  db = t.app.get(DataSource);
-  member = await t.createUser({ fullName: 'Member' });
-  other = await t.createUser({ fullName: 'Other' });
-  guest = await t.createUser({ role: 600, fullName: 'Guest' });
-  bot = await t.createBot(member, 'pushbot');
-  otherOwner = await t.createOrganization('other');
+  suite = await startPushSuite();
+  ({ t, relay, db, member, other, guest, bot, otherOwner } = suite);
 });
-afterAll(async () => {
-  await t.close();
-  await relay.stop();
-});
+afterAll(() => suite.close());
 beforeEach(() => relay.reset());
 
 const tokensOf = (userId: number) => db.query(`SELECT token, kind, ios_app_id FROM push_device_tokens WHERE user_id = $1 ORDER BY id`, [userId]);
@@ -205,7 +190,7 @@ describe('POST /mobile_push/test_notification', () => {
     relay.requestsTo('test_notification').map((r) => {
       expect(r.method).toBe('POST');
       expect(r.headers['content-type']).toBe('application/json');
-      expect(r.headers.authorization).toBe(`Basic ${Buffer.from(`${SERVER_UUID}:${SERVER_KEY}`).toString('base64')}`);
+      expect(r.headers.authorization).toBe(RELAY_AUTHORIZATION);
       return JSON.parse(r.body);
     });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { EventClient } from '../../support/events.js';
+import { getBinary } from '../../support/images.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
 /**
@@ -31,15 +32,7 @@ function upload(path: 'icon' | 'logo', as: Account, parts: Part[], fields: Recor
   if (parts.length === 0 && Object.keys(fields).length === 0) req = req.field('x', '1');
   return t.checkedAgainstDocument('post', req);
 }
-const fetchFile = (url: string) =>
-  t.http
-    .get(url)
-    .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+const fetchFile = (url: string) => getBinary(t, url);
 const dimensions = async (res: Response) => {
   const m = await sharp(res.body as Buffer).metadata();
   return { format: m.format, width: m.width, height: m.height };

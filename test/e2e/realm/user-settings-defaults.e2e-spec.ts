@@ -1,5 +1,6 @@
 import { USER_SETTING_NAMES } from '@app/domain/users';
 import { createChannels } from '../../support/channels.js';
+import { INVALID_DISPLAY_AND_NOTIFICATION_SETTINGS } from '../../support/settings-cases.js';
 import { EventClient } from '../../support/events.js';
 import { json, someToken } from '../../support/sessions.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
@@ -128,20 +129,9 @@ describe('PATCH /realm/user_settings_defaults', () => {
   });
 
   it.each([
-    [{ color_scheme: 4 }, 'Invalid color_scheme'],
-    [{ color_scheme: '"2"' }, 'color_scheme is not an integer'],
+    ...INVALID_DISPLAY_AND_NOTIFICATION_SETTINGS,
     [{ enter_sends: 'yes' }, 'enter_sends is not valid JSON'],
     [{ enter_sends: 1 }, 'enter_sends is not a boolean'],
-    [{ emojiset: 'apple' }, 'Invalid emojiset'],
-    [{ web_home_view: 'recent_topics' }, 'Invalid web_home_view'],
-    [{ web_animate_image_previews: 'sometimes' }, 'Invalid web_animate_image_previews'],
-    [{ resolved_topic_notice_auto_read_policy: '2' }, 'Invalid resolved_topic_notice_auto_read_policy'],
-    [{ email_address_visibility: 6 }, 'Invalid email_address_visibility'],
-    [{ web_font_size_px: 40000 }, 'web_font_size_px is too large'],
-    [{ web_line_height_percent: -1 }, 'web_line_height_percent is too small'],
-    [{ notification_sound: 'trumpet' }, "Invalid notification sound 'trumpet'"],
-    [{ email_notifications_batching_period_seconds: 0 }, 'Invalid email batching period: 0 seconds'],
-    [{ email_notifications_batching_period_seconds: 604801 }, 'Invalid email batching period: 604801 seconds'],
     // Typed parameters first, in parameter order; the sound after them.
     [{ notification_sound: 'trumpet', web_home_view: 'nowhere', color_scheme: 9 }, 'Invalid color_scheme'],
   ])('refuses %j with %s and changes nothing', async (form, msg) => {

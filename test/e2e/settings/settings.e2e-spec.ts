@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { INVALID_DISPLAY_AND_NOTIFICATION_SETTINGS } from '../../support/settings-cases.js';
 import { EventClient } from '../../support/events.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
@@ -128,21 +129,10 @@ describe('PATCH /settings: personal settings', () => {
   });
 
   it.each([
-    [{ color_scheme: 4 }, 'Invalid color_scheme'],
-    [{ color_scheme: '"2"' }, 'color_scheme is not an integer'],
+    ...INVALID_DISPLAY_AND_NOTIFICATION_SETTINGS,
     [{ twenty_four_hour_time: 'yes' }, 'twenty_four_hour_time is not valid JSON'],
     [{ twenty_four_hour_time: 1 }, 'twenty_four_hour_time is not a boolean'],
-    [{ emojiset: 'apple' }, 'Invalid emojiset'],
-    [{ web_home_view: 'recent_topics' }, 'Invalid web_home_view'],
-    [{ web_animate_image_previews: 'sometimes' }, 'Invalid web_animate_image_previews'],
-    [{ resolved_topic_notice_auto_read_policy: '2' }, 'Invalid resolved_topic_notice_auto_read_policy'],
     [{ web_channel_default_view: 5 }, 'Invalid web_channel_default_view'],
-    [{ email_address_visibility: 6 }, 'Invalid email_address_visibility'],
-    [{ web_font_size_px: 40000 }, 'web_font_size_px is too large'],
-    [{ web_line_height_percent: -1 }, 'web_line_height_percent is too small'],
-    [{ notification_sound: 'trumpet' }, "Invalid notification sound 'trumpet'"],
-    [{ email_notifications_batching_period_seconds: 0 }, 'Invalid email batching period: 0 seconds'],
-    [{ email_notifications_batching_period_seconds: 604801 }, 'Invalid email batching period: 604801 seconds'],
     [{ default_language: 'xx' }, 'Invalid default_language'],
     [{ timezone: 'Mars/Olympus_Mons' }, 'Invalid timezone: Value error, Not a recognized time zone'],
     [{ timezone: 'america/new_york' }, 'Invalid timezone: Value error, Not a recognized time zone'],

@@ -8,6 +8,7 @@ import { EventClient } from '../../support/events.js';
 import { sendToChannel } from '../../support/messages.js';
 import { createChannels } from '../../support/channels.js';
 import { cookieHeader, sessionOf } from '../../support/sessions.js';
+import { getBinary } from '../../support/images.js';
 import { type Account, expectError, expectSuccess, TestApp } from '../../support/test-app.js';
 
 /**
@@ -40,15 +41,7 @@ function upload(as: Account, parts: Part[]) {
   return t.checkedAgainstDocument('post', req);
 }
 const image = async (res: Response) => sharp(res.body as Buffer).metadata();
-const fetchFile = (url: string) =>
-  t.http
-    .get(url)
-    .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+const fetchFile = (url: string) => getBinary(t, url);
 
 beforeAll(async () => {
   t = await TestApp.start();
