@@ -55,7 +55,7 @@ export class HmacUploadAccessTokens extends UploadAccessTokens {
         randomBytes(32).toString('hex'),
       ]);
     }
-    const [row] = (await this.ds.query(`SELECT secret FROM server_secrets WHERE name = $1`, [SECRET_NAME])) as { secret: string }[];
+    const [row]: { secret: string }[] = await this.ds.query(`SELECT secret FROM server_secrets WHERE name = $1`, [SECRET_NAME]);
     if (row === undefined) return null;
     this.secret = Buffer.from(row.secret, 'hex');
     return this.secret;

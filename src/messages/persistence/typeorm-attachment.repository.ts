@@ -1,15 +1,32 @@
 import type { EntityManager } from 'typeorm';
 import { type AttachmentRecord, AttachmentRepository } from '../application/message.ports.js';
 
-const toAttachment = (r: Record<string, unknown>): AttachmentRecord => ({
-  id: r.id as number,
-  ownerId: r.owner_id as number,
-  pathId: r.path_id as string,
-  name: r.name as string,
+/**
+ * An `attachments` row as ATTACHMENT_SELECT reads it: `size` is a bigint (a string through
+ * node-postgres), `message_ids` the ids of the messages linking it, ascending (an ARRAY()
+ * subquery: empty, never null).
+ */
+interface AttachmentRow {
+  id: number;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  name: string;
+  size: string;
+  content_type: string;
+  create_time: Date;
+  message_ids: number[];
+}
+
+const toAttachment = (r: AttachmentRow): AttachmentRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  pathId: r.path_id,
+  name: r.name,
   size: Number(r.size),
-  contentType: r.content_type as string,
-  createTime: r.create_time as Date,
-  messageIds: (r.message_ids as number[] | null) ?? [],
+  contentType: r.content_type,
+  createTime: r.create_time,
+  messageIds: r.message_ids,
 });
 
 const ATTACHMENT_SELECT = `SELECT a.*, ARRAY(SELECT am.message_id FROM attachment_messages am WHERE am.attachment_id = a.id ORDER BY 1) AS message_ids
@@ -25,15 +42,15 @@ export class TypeOrmAttachmentRepository extends AttachmentRepository {
 
   async byPaths(realmId: number, pathIds: readonly string[]): Promise<AttachmentRecord[]> {
     if (pathIds.length === 0) return [];
-    const rows = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.path_id = ANY($2::text[])`, [realmId, pathIds]);
+    const rows: AttachmentRow[] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.path_id = ANY($2::text[])`, [realmId, pathIds]);
     return rows.map(toAttachment);
   }
   async byPath(realmId: number, pathId: string): Promise<AttachmentRecord | null> {
-    const [row] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.path_id = $2`, [realmId, pathId]);
+    const [row]: AttachmentRow[] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.path_id = $2`, [realmId, pathId]);
     return row ? toAttachment(row) : null;
   }
   async ofMessage(messageId: number): Promise<AttachmentRecord[]> {
-    const rows = await this.em.query(
+    const rows: AttachmentRow[] = await this.em.query(
       `${ATTACHMENT_SELECT} WHERE a.id IN (SELECT attachment_id FROM attachment_messages WHERE message_id = $1)`,
       [messageId],
     );
@@ -51,7 +68,7 @@ export class TypeOrmAttachmentRepository extends AttachmentRepository {
     await this.em.query(`DELETE FROM attachment_messages WHERE message_id = $1 AND attachment_id = ANY($2::int[])`, [messageId, attachmentIds]);
   }
   async insert(a: Omit<AttachmentRecord, 'id' | 'messageIds'> & { realmId: number }): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO attachments (realm_id, owner_id, path_id, name, size, content_type, create_time)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
       [a.realmId, a.ownerId, a.pathId, a.name, a.size, a.contentType, a.createTime],
@@ -60,15 +77,15 @@ export class TypeOrmAttachmentRepository extends AttachmentRepository {
   }
   async byIds(realmId: number, ids: readonly number[]): Promise<AttachmentRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.id = ANY($2::int[]) ORDER BY a.id`, [realmId, ids]);
+    const rows: AttachmentRow[] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.id = ANY($2::int[]) ORDER BY a.id`, [realmId, ids]);
     return rows.map(toAttachment);
   }
   async ofOwner(realmId: number, ownerId: number): Promise<AttachmentRecord[]> {
-    const rows = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.owner_id = $2 ORDER BY a.id`, [realmId, ownerId]);
+    const rows: AttachmentRow[] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.owner_id = $2 ORDER BY a.id`, [realmId, ownerId]);
     return rows.map(toAttachment);
   }
   async lockOwned(realmId: number, ownerId: number, id: number): Promise<AttachmentRecord | null> {
-    const [row] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.owner_id = $2 AND a.id = $3 FOR UPDATE OF a`, [
+    const [row]: AttachmentRow[] = await this.em.query(`${ATTACHMENT_SELECT} WHERE a.realm_id = $1 AND a.owner_id = $2 AND a.id = $3 FOR UPDATE OF a`, [
       realmId,
       ownerId,
       id,
@@ -79,7 +96,7 @@ export class TypeOrmAttachmentRepository extends AttachmentRepository {
     await this.em.query(`DELETE FROM attachments WHERE realm_id = $1 AND id = $2`, [realmId, id]);
   }
   async usedSpace(realmId: number): Promise<number> {
-    const [row] = await this.em.query(`SELECT COALESCE(SUM(size), 0)::bigint AS used FROM attachments WHERE realm_id = $1`, [realmId]);
+    const [row]: { used: string }[] = await this.em.query(`SELECT COALESCE(SUM(size), 0)::bigint AS used FROM attachments WHERE realm_id = $1`, [realmId]);
     return Number(row.used);
   }
   async lockUsedSpace(realmId: number): Promise<void> {

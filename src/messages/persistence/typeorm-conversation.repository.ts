@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { UserRecord } from '../../users/index.js';
 import { type ChannelSendReads, ConversationRepository, type MentionCandidates } from '../application/message.ports.js';
 import { cachedSetting } from '../../shared/persistence/settings-scope.js';
 
@@ -13,6 +14,47 @@ const USER_RECORD_COLUMNS = `u.id AS "id", u.realm_id AS "realmId", u.email AS "
   u.avatar_version AS "avatarVersion", u.avatar_path AS "avatarPath", u.default_sending_stream_id AS "defaultSendingStreamId",
   u.default_events_register_stream_id AS "defaultEventsRegisterStreamId",
   u.default_all_public_streams AS "defaultAllPublicStreams", u.email_address_visibility AS "emailAddressVisibility"`;
+
+/**
+ * `channelSendReads`' row: the sender (USER_RECORD_COLUMNS) and the facts about the channel and
+ * topic. The subscription columns are null when the sender (or the bot's owner) never subscribed.
+ */
+type ChannelSendReadsRow = UserRecord & {
+  fact_subscribed: boolean | null;
+  fact_muted: boolean | null;
+  fact_owner_subscribed: boolean | null;
+  fact_topic_exists: boolean;
+  fact_participants: number[];
+  fact_policy: number | null;
+  fact_recipient: number | null;
+  fact_subscribers: number;
+};
+
+/** A direct conversation found by its participants: its recipient and whether it has messages. */
+interface ExistingConversationRow {
+  recipient_id: number;
+  has_messages: boolean;
+}
+
+/** A `direct_message_groups` row as `directConversation` finds or creates it. */
+interface GroupRow {
+  id: number;
+  created: boolean;
+}
+
+/** A user named or numbered in a mention. */
+interface MentionUserRow {
+  id: number;
+  full_name: string;
+  is_bot: boolean;
+}
+
+/** A named group of a mention (every named group has its setting groups set, so `can_mention_group_id` is never null). */
+interface MentionGroupRow {
+  id: number;
+  name: string;
+  can_mention_group_id: number;
+}
 
 /** A channel's ($1) active subscribers who are active users. */
 const ACTIVE_SUBSCRIBER_COUNT_SQL = `SELECT count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active
@@ -30,7 +72,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     topic: string,
     ask: { participants: boolean; subscriberCount: boolean },
   ): Promise<ChannelSendReads> {
-    const [row] = await this.em.query(
+    const [row]: ChannelSendReadsRow[] = await this.em.query(
       `SELECT ${USER_RECORD_COLUMNS},
          s.active AS "fact_subscribed", s.is_muted AS "fact_muted",
          (SELECT o.active FROM subscriptions o WHERE o.user_id = u.bot_owner_id AND o.channel_id = $3) AS "fact_owner_subscribed",
@@ -60,7 +102,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
   }
 
   private async recipient(realmId: number, type: number, typeId: number): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `WITH ins AS (
          INSERT INTO recipients (realm_id, type, type_id) VALUES ($1, $2, $3) ON CONFLICT (type, type_id) DO NOTHING RETURNING id
        )
@@ -70,7 +112,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     if (row !== undefined) return row.id;
     // A concurrent transaction inserted it: ON CONFLICT waited for its COMMIT, but this
     // statement's snapshot is older; the next statement sees the row.
-    const [again] = await this.em.query(`SELECT id FROM recipients WHERE type = $1 AND type_id = $2`, [type, typeId]);
+    const [again]: { id: number }[] = await this.em.query(`SELECT id FROM recipients WHERE type = $1 AND type_id = $2`, [type, typeId]);
     return again.id;
   }
   channelRecipient(realmId: number, channelId: number): Promise<number> {
@@ -91,14 +133,14 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     const key = ids.join(',');
     // A conversation that already has its recipient (every one that has messages): one read.
-    const [existing] = await this.em.query(
+    const [existing]: ExistingConversationRow[] = await this.em.query(
       `SELECT r.id AS recipient_id, EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = r.id) AS has_messages
        FROM direct_message_groups g JOIN recipients r ON r.type = ${RECIPIENT_DIRECT} AND r.type_id = g.id
        WHERE g.realm_id = $1 AND g.participant_key = $2`,
       [realmId, key],
     );
     if (existing !== undefined) return { recipientId: existing.recipient_id, hasMessages: existing.has_messages };
-    let [group] = await this.em.query(
+    const [found]: GroupRow[] = await this.em.query(
       `WITH ins AS (
          INSERT INTO direct_message_groups (realm_id, participant_key) VALUES ($1, $2)
          ON CONFLICT (realm_id, participant_key) DO NOTHING RETURNING id
@@ -111,14 +153,13 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     );
     // Created by a concurrent transaction that committed while this statement waited on the
     // conflict (its snapshot predates that COMMIT): a new statement sees the row.
-    group ??= (
-      await this.em.query(`SELECT id, false AS created FROM direct_message_groups WHERE realm_id = $1 AND participant_key = $2`, [realmId, key])
-    )[0];
+    const [group]: GroupRow[] =
+      found !== undefined
+        ? [found]
+        : await this.em.query(`SELECT id, false AS created FROM direct_message_groups WHERE realm_id = $1 AND participant_key = $2`, [realmId, key]);
     const recipientId = await this.recipient(realmId, RECIPIENT_DIRECT, group.id);
-    const hasMessages = group.created
-      ? false
-      : (await this.em.query(`SELECT 1 FROM messages WHERE recipient_id = $1 LIMIT 1`, [recipientId])).length > 0;
-    return { recipientId, hasMessages };
+    const messages: unknown[] = group.created ? [] : await this.em.query(`SELECT 1 FROM messages WHERE recipient_id = $1 LIMIT 1`, [recipientId]);
+    return { recipientId, hasMessages: messages.length > 0 };
   }
   async directConversations(realmId: number, participantSets: readonly (readonly number[])[]): Promise<number[]> {
     if (participantSets.length === 0) return [];
@@ -168,7 +209,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     return out;
   }
   async activeSubscriberCount(channelId: number): Promise<number> {
-    const [row] = await this.em.query(ACTIVE_SUBSCRIBER_COUNT_SQL, [channelId]);
+    const [row]: { n: number }[] = await this.em.query(ACTIVE_SUBSCRIBER_COUNT_SQL, [channelId]);
     return row.n;
   }
   async activeSubscribers(channelId: number): Promise<number[]> {
@@ -181,7 +222,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
     ids: readonly number[],
     groupNames: readonly string[],
   ): Promise<MentionCandidates> {
-    const users =
+    const users: MentionUserRow[] =
       names.length + ids.length === 0
         ? []
         : await this.em.query(
@@ -189,7 +230,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
              WHERE realm_id = $1 AND is_active AND (lower(full_name) = ANY($2::text[]) OR id = ANY($3::int[]))`,
             [realmId, names, ids],
           );
-    const groups =
+    const groups: MentionGroupRow[] =
       groupNames.length === 0
         ? []
         : await this.em.query(
@@ -198,8 +239,8 @@ export class TypeOrmConversationRepository extends ConversationRepository {
             [realmId, groupNames],
           );
     return {
-      users: users.map((u: { id: number; full_name: string; is_bot: boolean }) => ({ id: u.id, fullName: u.full_name, isBot: u.is_bot })),
-      groups: groups.map((g: { id: number; name: string; can_mention_group_id: number }) => ({
+      users: users.map((u) => ({ id: u.id, fullName: u.full_name, isBot: u.is_bot })),
+      groups: groups.map((g) => ({
         id: g.id,
         name: g.name,
         canMentionGroupId: g.can_mention_group_id,
@@ -208,7 +249,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
   }
   async linkableChannels(realmId: number, names: readonly string[], viewerId: number | null): Promise<{ id: number; name: string }[]> {
     if (names.length === 0) return [];
-    return this.em.query(
+    const rows: { id: number; name: string }[] = await this.em.query(
       `SELECT c.id, c.name FROM channels c
         WHERE c.realm_id = $1 AND lower(c.name) = ANY($2::text[]) AND c.name = ANY($3::text[]) AND NOT c.is_archived
           AND ($4::int IS NULL OR c.is_web_public
@@ -216,6 +257,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
                OR EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = c.id AND s.user_id = $4 AND s.active))`,
       [realmId, names.map((n) => n.toLowerCase()), names, viewerId],
     );
+    return rows;
   }
   /** From the settings cache when this transaction knows the organization's settings version (see loadActorContext). */
   renderSettings(realmId: number): Promise<{ stringId: string; linkifiers: { pattern: string; urlTemplate: string }[] }> {
@@ -234,7 +276,7 @@ export class TypeOrmConversationRepository extends ConversationRepository {
   }
   async groupMembers(groupIds: readonly number[]): Promise<number[]> {
     if (groupIds.length === 0) return [];
-    const rows = await this.em.query(
+    const rows: { user_id: number }[] = await this.em.query(
       `WITH RECURSIVE down(id) AS (
          SELECT unnest($1::int[])
          UNION
@@ -244,5 +286,6 @@ export class TypeOrmConversationRepository extends ConversationRepository {
        WHERE m.group_id IN (SELECT id FROM down)`,
       [groupIds],
     );
-    return rows.map((r: { user_id: number }) => r.user_id);
-  }}
+    return rows.map((r) => r.user_id);
+  }
+}

@@ -99,12 +99,12 @@ export class TypeOrmImageAttachmentRepository extends ImageAttachmentRepository 
   }
 
   async insert(i: Parameters<ImageAttachmentRepository['insert']>[0]): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO image_attachments (realm_id, attachment_id, path_id, original_width_px, original_height_px, frames, content_type, status, last_error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [i.realmId, i.attachmentId, i.pathId, i.width, i.height, i.frames, i.contentType, i.failure === null ? 'pending' : 'failed', i.failure],
     );
-    return (row as { id: number }).id;
+    return row.id;
   }
 
   async previewable(realmId: number, pathIds: readonly string[]): Promise<ImageAttachmentRecord[]> {
@@ -118,7 +118,7 @@ export class TypeOrmImageAttachmentRepository extends ImageAttachmentRepository 
   }
 
   async byPath(realmId: number, pathId: string): Promise<ImageAttachmentRecord | null> {
-    const [row] = (await this.em.query(`SELECT ${IMAGE_COLUMNS} FROM image_attachments WHERE realm_id = $1 AND path_id = $2`, [realmId, pathId])) as ImageRow[];
+    const [row]: ImageRow[] = await this.em.query(`SELECT ${IMAGE_COLUMNS} FROM image_attachments WHERE realm_id = $1 AND path_id = $2`, [realmId, pathId]);
     return row === undefined ? null : toImage(row);
   }
 

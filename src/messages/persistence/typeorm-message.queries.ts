@@ -12,6 +12,7 @@ import {
 } from '../application/message-queries.js';
 import { isStorableId } from '../../shared/application/ids.js';
 import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
+import type { FetchedMessageRow } from './message.rows.js';
 import { toMessageRecord } from './typeorm-message.repository.js';
 import { REACTION_COLUMNS } from './typeorm-reaction.repository.js';
 import { SUBMESSAGE_COLUMNS } from './typeorm-submessage.repository.js';
@@ -22,7 +23,8 @@ export const NEWEST = 10_000_000_000_000_000;
 const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
 
 const SENDER_COLUMNS = `u.id, u.email, u.delivery_email, u.email_address_visibility, u.full_name, u.avatar_version, u.avatar_path`;
-type SenderRow = {
+/** A `users` row as SENDER_COLUMNS selects it. */
+interface SenderRow {
   id: number;
   email: string;
   delivery_email: string;
@@ -30,7 +32,15 @@ type SenderRow = {
   full_name: string;
   avatar_version: number;
   avatar_path: string | null;
-};
+}
+
+/** A direct conversation's participant: SENDER_COLUMNS and the conversation's recipient id. */
+interface ParticipantRow extends SenderRow {
+  recipient_id: number;
+}
+
+/** A reaction as REACTION_COLUMNS names it, with its message. */
+type MessageReactionRow = Reaction & { messageId: number };
 const senderInfo = (r: SenderRow): SenderInfo => ({
   id: r.id,
   email: r.email,
@@ -122,8 +132,8 @@ export class TypeOrmMessageQueries extends MessageQueries {
   }
 
   private async select(where: string, q: QueryBuilder, extra: string): Promise<FetchedMessage[]> {
-    const rows = await this.ds.query(`SELECT m.*, um.flags AS um_flags ${where} ${extra}`, q.params);
-    return rows.map((r: Record<string, unknown>) => ({ message: toMessageRecord(r), flags: (r.um_flags as number | null) ?? null }));
+    const rows: FetchedMessageRow[] = await this.ds.query(`SELECT m.*, um.flags AS um_flags ${where} ${extra}`, q.params);
+    return rows.map((r) => ({ message: toMessageRecord(r), flags: r.um_flags }));
   }
 
   async range(
@@ -141,7 +151,7 @@ export class TypeOrmMessageQueries extends MessageQueries {
     else if (anchorIn === 'first_unread') {
       const q = new QueryBuilder();
       const where = fromWhere(realmId, userId, { ...n, conditions: [...n.conditions, { kind: 'is', what: 'unread', negated: false }] }, q);
-      const [row] = await this.ds.query(`SELECT min(m.id) AS id ${where}`, q.params);
+      const [row]: { id: number | null }[] = await this.ds.query(`SELECT min(m.id) AS id ${where}`, q.params);
       anchor = row?.id ?? NEWEST;
     } else anchor = Math.max(0, anchorIn);
 
@@ -209,7 +219,7 @@ export class TypeOrmMessageQueries extends MessageQueries {
   async reactions(realmId: number, messageIds: readonly number[]): Promise<Map<number, Reaction[]>> {
     const out = new Map<number, Reaction[]>();
     if (messageIds.length === 0) return out;
-    const rows: (Reaction & { messageId: number })[] = await this.ds.query(
+    const rows: MessageReactionRow[] = await this.ds.query(
       `SELECT message_id AS "messageId", ${REACTION_COLUMNS} FROM reactions
        WHERE realm_id = $1 AND message_id = ANY($2::int[]) ORDER BY id`,
       [realmId, messageIds],
@@ -240,20 +250,20 @@ export class TypeOrmMessageQueries extends MessageQueries {
 
   async channelNames(ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.ds.query(`SELECT id, name FROM channels WHERE id = ANY($1::int[])`, [ids]);
-    return new Map(rows.map((r: { id: number; name: string }) => [r.id, r.name]));
+    const rows: { id: number; name: string }[] = await this.ds.query(`SELECT id, name FROM channels WHERE id = ANY($1::int[])`, [ids]);
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   async directParticipants(recipientIds: readonly number[]): Promise<Map<number, SenderInfo[]>> {
     const out = new Map<number, SenderInfo[]>();
     if (recipientIds.length === 0) return out;
-    const rows = await this.ds.query(
+    const rows: ParticipantRow[] = await this.ds.query(
       `SELECT r.id AS recipient_id, ${SENDER_COLUMNS}
        FROM recipients r JOIN direct_message_group_members g ON g.group_id = r.type_id JOIN users u ON u.id = g.user_id
        WHERE r.id = ANY($1::int[]) AND r.type = ${RECIPIENT_DIRECT} ORDER BY u.id`,
       [recipientIds],
     );
-    for (const r of rows as (SenderRow & { recipient_id: number })[]) {
+    for (const r of rows) {
       const list = out.get(r.recipient_id) ?? [];
       list.push(senderInfo(r));
       out.set(r.recipient_id, list);
@@ -262,7 +272,7 @@ export class TypeOrmMessageQueries extends MessageQueries {
   }
 
   async realmStringId(realmId: number): Promise<string> {
-    const [row] = await this.ds.query(`SELECT string_id FROM realms WHERE id = $1`, [realmId]);
+    const [row]: { string_id: string }[] = await this.ds.query(`SELECT string_id FROM realms WHERE id = $1`, [realmId]);
     return row.string_id;
   }
 }

@@ -1,31 +1,61 @@
-import { type EditHistoryEntry, FLAG_BITS, Message, type TopicMessage, type TopicMove, WIDGET_MSG_TYPE } from '@app/domain/messages';
+import { FLAG_BITS, Message, type TopicMessage, type TopicMove, WIDGET_MSG_TYPE } from '@app/domain/messages';
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { isStorableId, storableIds } from '../../shared/application/ids.js';
 import { type MessageRecord, MessageRepository, type TopicFacts, type UserMessageRow } from '../application/message.ports.js';
 import { alertWordParams, hasAlertWordInSql, hasAlertWordSql } from './alert-word-flags.js';
+import type { IdRow, MessageRow, UserIdRow } from './message.rows.js';
 
-export function toMessageRecord(r: Record<string, unknown>): MessageRecord {
+export function toMessageRecord(r: MessageRow): MessageRecord {
   return {
-    id: r.id as number,
-    realmId: r.realm_id as number,
-    senderId: r.sender_id as number,
-    recipientId: r.recipient_id as number,
-    channelId: r.channel_id as number | null,
-    topic: r.topic as string,
-    content: r.content as string,
-    renderedContent: r.rendered_content as string,
-    dateSent: r.date_sent as Date,
-    sendingClient: r.sending_client as string,
-    lastEditTime: r.last_edit_time as Date | null,
-    lastMovedTime: r.last_moved_time as Date | null,
-    editHistory: (r.edit_history as EditHistoryEntry[] | null) ?? [],
-    hasAttachment: r.has_attachment as boolean,
-    hasSubmessages: r.has_submessages as boolean,
+    id: r.id,
+    realmId: r.realm_id,
+    senderId: r.sender_id,
+    recipientId: r.recipient_id,
+    channelId: r.channel_id,
+    topic: r.topic,
+    content: r.content,
+    renderedContent: r.rendered_content,
+    dateSent: r.date_sent,
+    sendingClient: r.sending_client,
+    lastEditTime: r.last_edit_time,
+    lastMovedTime: r.last_moved_time,
+    editHistory: r.edit_history ?? [],
+    hasAttachment: r.has_attachment,
+    hasSubmessages: r.has_submessages,
   };
 }
 
-const toDomain = (r: Record<string, unknown>): Message => Message.restore(toMessageRecord(r));
+const toDomain = (r: MessageRow): Message => Message.restore(toMessageRecord(r));
+
+/**
+ * What `add`'s statement returns: the new message's id, every recipient row as a
+ * `[user_id, flags]` pair (json), and a widget message's first submessage id.
+ */
+interface AddedMessageRow {
+  id: number;
+  rows: [number, number][];
+  widget_id?: number;
+}
+
+/** A direct notice as its INSERT returns it (its recipient names it: each has its own conversation). */
+interface InsertedNoticeRow {
+  id: number;
+  recipient_id: number;
+}
+
+/** A recipient row of a direct notice as its INSERT returns it. */
+interface NoticeUserMessageRow {
+  user_id: number;
+  message_id: number;
+  flags: number;
+}
+
+/** `refreshChannelFirstMessage`: the channel's first message after and before the update. */
+interface FirstMessageRow {
+  first_message_id: number | null;
+  before: number | null;
+}
 
 /**
  * The flags every recipient row starts with ($2 sender, $3 read by sender, $4 mentioned,
@@ -57,20 +87,20 @@ export class TypeOrmMessageRepository extends MessageRepository {
 
   async find(realmId: number, messageId: number): Promise<MessageRecord | null> {
     if (!isStorableId(messageId)) return null;
-    const [row] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = $2`, [realmId, messageId]);
+    const [row]: MessageRow[] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = $2`, [realmId, messageId]);
     return row ? toMessageRecord(row) : null;
   }
 
   async findMany(realmId: number, requested: readonly number[]): Promise<Map<number, MessageRecord>> {
     const ids = storableIds(requested);
     if (ids.length === 0) return new Map();
-    const rows = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = ANY($2::int[])`, [realmId, ids]);
-    return new Map(rows.map((r: Record<string, unknown>) => [r.id as number, toMessageRecord(r)]));
+    const rows: MessageRow[] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = ANY($2::int[])`, [realmId, ids]);
+    return new Map(rows.map((r) => [r.id, toMessageRecord(r)]));
   }
 
   async getForUpdate(realmId: number, messageId: number): Promise<Message | null> {
     if (!isStorableId(messageId)) return null;
-    const [row] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, messageId]);
+    const [row]: MessageRow[] = await this.em.query(`SELECT * FROM messages WHERE realm_id = $1 AND id = $2 FOR UPDATE`, [realmId, messageId]);
     return row ? toDomain(row) : null;
   }
 
@@ -81,7 +111,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
     const widget = message.pendingWidget();
     // One statement: the message, its channel's first message if unset ($1), every recipient's
     // row, and a widget's first submessage ($22, only for a widget message).
-    const [row] = await this.em.query(
+    const [row]: AddedMessageRow[] = await this.em.query(
       `WITH ins AS (
          INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent,
            sending_client, has_attachment, has_submessages)
@@ -121,7 +151,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
       ],
     );
     message.identify(row.id, widget === null ? undefined : row.widget_id);
-    return (row.rows as [number, number][]).map(([userId, flags]) => ({ userId, flags }));
+    return row.rows.map(([userId, flags]) => ({ userId, flags }));
   }
 
   async addDirectNotices(messages: readonly Message[]): Promise<UserMessageRow[][]> {
@@ -131,7 +161,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
     for (const p of plans) {
       if (p.audience.kind !== 'direct' || !p.senderRead || p.mentioned.length > 0 || p.alsoReadBy.length > 0) throw new Error('not a direct notice');
     }
-    const inserted: { id: number; recipient_id: number }[] = await this.em.query(
+    const inserted: InsertedNoticeRow[] = await this.em.query(
       `INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent, sending_client, has_attachment)
        SELECT x.realm_id, x.sender_id, x.recipient_id, NULL, '', x.content, x.rendered, x.date_sent, x.client, false
        FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
@@ -153,7 +183,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
     messages.forEach((m, i) => m.identify(idOf.get(snaps[i].recipientId)!));
     const participants = plans.map((p) => (p.audience.kind === 'direct' ? p.audience.userIds : []));
     const [, before, after, replacement] = alertWordParams('');
-    const rows: { user_id: number; message_id: number; flags: number }[] = returnedRows(
+    const rows = returnedRows<NoticeUserMessageRow>(
       await this.em.query(
         `INSERT INTO user_messages (user_id, message_id, flags)
          SELECT u.id, x.message_id,
@@ -210,7 +240,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
 
   /** Users who lost access to moved messages lose their rows. */
   private async dropRowsOfNonSubscribers(ids: readonly number[], channelId: number): Promise<number[]> {
-    const rows = returnedRows<{ user_id: number }>(
+    const rows = returnedRows<UserIdRow>(
       await this.em.query(
         `DELETE FROM user_messages um WHERE um.message_id = ANY($1::int[])
            AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = $2 AND s.user_id = um.user_id AND s.active)
@@ -232,23 +262,24 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async delete(messageId: number): Promise<boolean> {
-    const rows = returnedRows(await this.em.query(`DELETE FROM messages WHERE id = $1 RETURNING id`, [messageId]));
+    const rows = returnedRows<IdRow>(await this.em.query(`DELETE FROM messages WHERE id = $1 RETURNING id`, [messageId]));
     return rows.length > 0;
   }
 
   async lockTopicBatch(channelId: number, topic: string, visibleTo: number | null, limit: number): Promise<{ id: number; topic: string }[]> {
-    return this.em.query(
+    const rows: { id: number; topic: string }[] = await this.em.query(
       `SELECT m.id, m.topic FROM messages m
        WHERE m.channel_id = $1 AND lower(m.topic) = lower($2)
          AND ($3::int IS NULL OR EXISTS (SELECT 1 FROM user_messages um WHERE um.message_id = m.id AND um.user_id = $3))
        ORDER BY m.id DESC LIMIT $4 FOR UPDATE OF m`,
       [channelId, topic, visibleTo, limit],
     );
+    return rows;
   }
 
   async deleteMany(messageIds: readonly number[]): Promise<number[]> {
     if (messageIds.length === 0) return [];
-    const rows = returnedRows<{ id: number }>(
+    const rows = returnedRows<IdRow>(
       await this.em.query(`DELETE FROM messages WHERE id = ANY($1::int[]) RETURNING id`, [messageIds]),
     );
     return rows.map((r) => r.id).sort((a, b) => a - b);
@@ -256,7 +287,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
 
   async usersWithRowsInTopic(userIds: readonly number[], channelId: number, topic: string): Promise<number[]> {
     if (userIds.length === 0) return [];
-    const rows: { user_id: number }[] = await this.em.query(
+    const rows: UserIdRow[] = await this.em.query(
       `SELECT DISTINCT um.user_id FROM user_messages um JOIN messages m ON m.id = um.message_id
        WHERE um.user_id = ANY($1::int[]) AND m.channel_id = $2 AND lower(m.topic) = lower($3)`,
       [userIds, channelId, topic],
@@ -265,26 +296,26 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async topicFacts(channelId: number, topic: string): Promise<TopicFacts> {
-    const rows = await this.em.query(
+    const rows: { sender_id: number }[] = await this.em.query(
       `SELECT DISTINCT sender_id FROM messages WHERE channel_id = $1 AND lower(topic) = lower($2)`,
       [channelId, topic],
     );
-    return { exists: rows.length > 0, participants: rows.map((r: { sender_id: number }) => r.sender_id) };
+    return { exists: rows.length > 0, participants: rows.map((r) => r.sender_id) };
   }
 
   async topicMessages(channelId: number, topic: string, visibleTo: number | null): Promise<TopicMessage[]> {
-    const rows = await this.em.query(
+    const rows: { id: number; date_sent: Date }[] = await this.em.query(
       `SELECT m.id, m.date_sent FROM messages m
        WHERE m.channel_id = $1 AND lower(m.topic) = lower($2)
          ${visibleTo === null ? '' : 'AND EXISTS (SELECT 1 FROM user_messages um WHERE um.message_id = m.id AND um.user_id = $3)'}
        ORDER BY m.id`,
       visibleTo === null ? [channelId, topic] : [channelId, topic, visibleTo],
     );
-    return rows.map((r: { id: number; date_sent: Date }) => ({ id: r.id, dateSent: r.date_sent }));
+    return rows.map((r) => ({ id: r.id, dateSent: r.date_sent }));
   }
 
   async lastTopicMessage(channelId: number, topic: string): Promise<MessageRecord | null> {
-    const [row] = await this.em.query(
+    const [row]: MessageRow[] = await this.em.query(
       `SELECT * FROM messages WHERE channel_id = $1 AND lower(topic) = lower($2) ORDER BY id DESC LIMIT 1`,
       [channelId, topic],
     );
@@ -296,7 +327,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
   }
 
   async refreshChannelFirstMessage(channelId: number): Promise<{ changed: boolean; firstMessageId: number | null }> {
-    const rows = returnedRows<{ first_message_id: number | null; before: number | null }>(
+    const rows = returnedRows<FirstMessageRow>(
       await this.em.query(
         `UPDATE channels c SET first_message_id = (SELECT min(id) FROM messages WHERE channel_id = $1)
          FROM (SELECT first_message_id AS before FROM channels WHERE id = $1) old

@@ -1,6 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { TopicVisibilityRepository } from '../application/message.ports.js';
+import type { UserIdRow } from './message.rows.js';
+
+/** A `user_topics` row as `moveWithTopic` returns it (visibility_policy is a smallint: 1 muted, 2 unmuted, 3 followed). */
+interface MovedPolicyRow {
+  user_id: number;
+  visibility_policy: number;
+  last_updated: Date;
+}
 
 export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository {
   constructor(private readonly em: EntityManager) {
@@ -8,7 +16,7 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
   }
 
   async policy(userId: number, channelId: number, topic: string): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { visibility_policy: number }[] = await this.em.query(
       `SELECT visibility_policy FROM user_topics WHERE user_id = $1 AND channel_id = $2 AND lower(topic_name) = lower($3)`,
       [userId, channelId, topic],
     );
@@ -24,7 +32,7 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
     onlyWhereInherit: boolean,
   ): Promise<number[]> {
     if (userIds.length === 0) return [];
-    const rows: { user_id: number }[] = await this.em.query(
+    const rows: UserIdRow[] = await this.em.query(
       `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
        SELECT $1, u, $3, $4, $5, $6 FROM unnest($2::int[]) AS u
        ON CONFLICT (user_id, channel_id, lower(topic_name)) DO ${onlyWhereInherit ? 'NOTHING' : 'UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = EXCLUDED.last_updated'}
@@ -35,7 +43,7 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
   }
   async change(realmId: number, userIds: readonly number[], channelId: number, topic: string, policy: number, now: Date): Promise<number[]> {
     if (userIds.length === 0) return [];
-    const rows = returnedRows<{ user_id: number }>(
+    const rows = returnedRows<UserIdRow>(
       policy === 0
         ? await this.em.query(
             `DELETE FROM user_topics WHERE user_id = ANY($1::int[]) AND channel_id = $2 AND lower(topic_name) = lower($3) RETURNING user_id`,
@@ -54,7 +62,7 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
     return rows.map((r) => r.user_id).sort((a, b) => a - b);
   }
   async usersWithPolicy(channelId: number, topic: string): Promise<number[]> {
-    const rows: { user_id: number }[] = await this.em.query(
+    const rows: UserIdRow[] = await this.em.query(
       `SELECT user_id FROM user_topics WHERE channel_id = $1 AND lower(topic_name) = lower($2) ORDER BY user_id`,
       [channelId, topic],
     );
@@ -65,7 +73,7 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
     to: { channelId: number; topic: string },
   ): Promise<{ removed: number[]; set: { userId: number; policy: number; lastUpdated: Date }[] }> {
     // Rank: followed (3) > unmuted (2) > muted (1); a row exists only for non-inherit policies.
-    const set: { user_id: number; visibility_policy: number; last_updated: Date }[] = await this.em.query(
+    const set: MovedPolicyRow[] = await this.em.query(
       `INSERT INTO user_topics (realm_id, user_id, channel_id, topic_name, visibility_policy, last_updated)
        SELECT realm_id, user_id, $3, $4, visibility_policy, last_updated FROM user_topics
        WHERE channel_id = $1 AND lower(topic_name) = lower($2)
@@ -74,7 +82,7 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
        RETURNING user_id, visibility_policy, last_updated`,
       [from.channelId, from.topic, to.channelId, to.topic],
     );
-    const removed = returnedRows<{ user_id: number }>(
+    const removed = returnedRows<UserIdRow>(
       await this.em.query(
         `DELETE FROM user_topics WHERE channel_id = $1 AND lower(topic_name) = lower($2)
            AND NOT (channel_id = $3 AND lower(topic_name) = lower($4))
@@ -86,4 +94,5 @@ export class TypeOrmTopicVisibilityRepository extends TopicVisibilityRepository 
       removed: removed.map((r) => r.user_id),
       set: set.map((r) => ({ userId: r.user_id, policy: r.visibility_policy, lastUpdated: r.last_updated })),
     };
-  }}
+  }
+}

@@ -4,6 +4,13 @@ import type { EntityManager } from 'typeorm';
 import { returnedRows } from '../../shared/persistence/rows.js';
 import { type UserMessageRow, UserMessageRepository } from '../application/message.ports.js';
 import { alertWordParams, hasAlertWordSql } from './alert-word-flags.js';
+import type { MessageIdRow, UserIdRow } from './message.rows.js';
+
+/** A `user_messages` row's message and flags (int4 bitmask). */
+interface MessageFlagsRow {
+  message_id: number;
+  flags: number;
+}
 
 export class TypeOrmUserMessageRepository extends UserMessageRepository {
   constructor(private readonly em: EntityManager) {
@@ -11,26 +18,26 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
   }
 
   async flags(userId: number, messageId: number): Promise<number | null> {
-    const [row] = await this.em.query(`SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2`, [userId, messageId]);
+    const [row]: { flags: number }[] = await this.em.query(`SELECT flags FROM user_messages WHERE user_id = $1 AND message_id = $2`, [userId, messageId]);
     return row ? row.flags : null;
   }
   async existingFlags(userId: number, messageIds: readonly number[]): Promise<Map<number, number>> {
     if (messageIds.length === 0) return new Map();
-    const rows = await this.em.query(`SELECT message_id, flags FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[])`, [
+    const rows: MessageFlagsRow[] = await this.em.query(`SELECT message_id, flags FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[])`, [
       userId,
       messageIds,
     ]);
-    return new Map(rows.map((r: { message_id: number; flags: number }) => [r.message_id, r.flags]));
+    return new Map(rows.map((r) => [r.message_id, r.flags]));
   }
   async setFlag(userId: number, messageIds: readonly number[], bit: number, add: boolean): Promise<number[]> {
     if (messageIds.length === 0) return [];
-    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+    const rows = returnedRows<MessageIdRow>(await this.em.query(
       `UPDATE user_messages SET flags = ${add ? 'flags | $3' : 'flags & ~$3::int'}
        WHERE user_id = $1 AND message_id = ANY($2::int[]) AND ${add ? '(flags & $3) = 0' : '(flags & $3) <> 0'}
        RETURNING message_id`,
       [userId, messageIds, bit],
     ));
-    return rows.map((r: { message_id: number }) => r.message_id).sort((a: number, b: number) => a - b);
+    return rows.map((r) => r.message_id).sort((a, b) => a - b);
   }
   async insertHistoricalRows(userId: number, messageIds: readonly number[], flags: number): Promise<void> {
     if (messageIds.length === 0) return;
@@ -41,7 +48,7 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     );
   }
   async markAllRead(userId: number, channelId: number | null, topic: string | null): Promise<number[]> {
-    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+    const rows = returnedRows<MessageIdRow>(await this.em.query(
       `UPDATE user_messages um SET flags = um.flags | ${FLAG_BITS.read}
        FROM messages m
        WHERE um.user_id = $1 AND (um.flags & ${FLAG_BITS.read}) = 0 AND m.id = um.message_id
@@ -49,10 +56,10 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
        RETURNING um.message_id`,
       [userId, channelId, topic],
     ));
-    return rows.map((r: { message_id: number }) => r.message_id);
+    return rows.map((r) => r.message_id);
   }
   async markReadBatch(userId: number, limit: number): Promise<number[]> {
-    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+    const rows = returnedRows<MessageIdRow>(await this.em.query(
       `UPDATE user_messages SET flags = flags | ${FLAG_BITS.read}
        WHERE user_id = $1 AND message_id IN (
          SELECT message_id FROM user_messages WHERE user_id = $1 AND (flags & ${FLAG_BITS.read}) = 0
@@ -63,7 +70,7 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     return rows.map((r) => r.message_id);
   }
   async markReadFromSender(userId: number, senderId: number): Promise<number[]> {
-    const rows = returnedRows<{ message_id: number }>(await this.em.query(
+    const rows = returnedRows<MessageIdRow>(await this.em.query(
       `UPDATE user_messages um SET flags = um.flags | ${FLAG_BITS.read}
        FROM messages m
        WHERE um.user_id = $1 AND (um.flags & ${FLAG_BITS.read}) = 0 AND m.id = um.message_id AND m.sender_id = $2
@@ -73,7 +80,7 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     return rows.map((r) => r.message_id).sort((a, b) => a - b);
   }
   async readReceipts(messageId: number, senderId: number): Promise<number[]> {
-    const rows: { user_id: number }[] = await this.em.query(
+    const rows: UserIdRow[] = await this.em.query(
       `SELECT um.user_id FROM user_messages um JOIN users u ON u.id = um.user_id
        WHERE um.message_id = $1 AND um.user_id <> $2 AND (um.flags & ${FLAG_BITS.read}) <> 0
          AND u.is_active AND u.send_read_receipts
@@ -83,7 +90,7 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     return rows.map((r) => r.user_id);
   }
   async userHasTopic(userId: number, channelId: number, topic: string): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
        WHERE um.user_id = $1 AND m.channel_id = $2 AND lower(m.topic) = lower($3) LIMIT 1`,
       [userId, channelId, topic],
@@ -103,7 +110,8 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
     );
   }
   async readers(messageId: number): Promise<UserMessageRow[]> {
-    return this.em.query(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1`, [messageId]);
+    const rows: UserMessageRow[] = await this.em.query(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1`, [messageId]);
+    return rows;
   }
   async audienceCandidates(messageId: number, channelId: number | null): Promise<AudienceCandidate[]> {
     return this.audience([messageId], channelId);
@@ -111,8 +119,8 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
   async audienceCandidatesOfMany(messageIds: readonly number[], channelId: number): Promise<AudienceCandidate[]> {
     return this.audience(messageIds, channelId);
   }
-  private audience(messageIds: readonly number[], channelId: number | null): Promise<AudienceCandidate[]> {
-    return this.em.query(
+  private async audience(messageIds: readonly number[], channelId: number | null): Promise<AudienceCandidate[]> {
+    const rows: AudienceCandidate[] = await this.em.query(
       `SELECT u.id AS "userId", bool_or(x.row) AS "hasRow", bool_or(NOT x.row AND u.is_active) AS subscribed, u.role = ${Role.GUEST} AS "isGuest"
        FROM (SELECT DISTINCT user_id, true AS row FROM user_messages WHERE message_id = ANY($1::int[])
              UNION ALL SELECT user_id, false FROM subscriptions WHERE channel_id = $2 AND active) x
@@ -120,5 +128,6 @@ export class TypeOrmUserMessageRepository extends UserMessageRepository {
        GROUP BY u.id`,
       [messageIds, channelId],
     );
+    return rows;
   }
 }
