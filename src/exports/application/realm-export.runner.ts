@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/application/clock.js';
 import { UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
+import { LeasedJobRunner } from '../../shared/application/leased-job-runner.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { realmExportEvent } from './realm-export.views.js';
 import { type ClaimedExport, ExportFiles, OrganizationArchiver, RealmExportQueries } from './realm-exports.ports.js';
@@ -22,60 +23,26 @@ export const EXPORT_LEASE_MS = 5 * 60 * 1000;
  * holder of the current token records the outcome; a worker that lost its lease drops its file.
  */
 @Injectable()
-export class RealmExportRunner {
-  private readonly running = new Set<Promise<unknown>>();
-
+export class RealmExportRunner extends LeasedJobRunner<ClaimedExport> {
   constructor(
     private readonly queries: RealmExportQueries,
     private readonly uow: UnitOfWork,
     private readonly archiver: OrganizationArchiver,
     private readonly files: ExportFiles,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly config: ServerConfig,
     private readonly logger: AppLogger,
-  ) {}
+  ) {
+    super(queries, clock, EXPORT_LEASE_MS, logger, 'organization export failed');
+  }
 
   /** Right after a request committed: writes that export in the background of this process. */
   startSoon(id: number): void {
     if (this.config.exportPollIntervalMs <= 0) return;
-    this.track(this.runOne(id));
+    void this.runOne(id);
   }
 
-  /** Writes every due export, one after the other; returns how many it claimed. */
-  async runDue(shouldStop: () => boolean = () => false): Promise<number> {
-    let claimed = 0;
-    while (!shouldStop()) {
-      const job = await this.claim();
-      if (job === null) break;
-      claimed += 1;
-      await this.track(this.attempt(job));
-    }
-    return claimed;
-  }
-
-  /** Waits for the exports this process is writing (shutdown). */
-  async idle(): Promise<void> {
-    await Promise.allSettled([...this.running]);
-  }
-
-  private track<T>(p: Promise<T>): Promise<T> {
-    const settled = p.catch((err: unknown) => this.logger.error({ err }, 'organization export failed'));
-    this.running.add(settled);
-    void settled.finally(() => this.running.delete(settled));
-    return p;
-  }
-
-  private async runOne(id: number): Promise<void> {
-    const job = await this.claim(id);
-    if (job !== null) await this.attempt(job);
-  }
-
-  private claim(id?: number): Promise<ClaimedExport | null> {
-    const now = this.clock.now();
-    return this.queries.claimNext({ now, leaseUntil: new Date(now.getTime() + EXPORT_LEASE_MS), id });
-  }
-
-  private async attempt(job: ClaimedExport): Promise<void> {
+  protected async attempt(job: ClaimedExport): Promise<void> {
     if (job.attempts > EXPORT_MAX_ATTEMPTS) {
       this.logger.error({ exportId: job.id, attempts: job.attempts }, 'organization export given up: its writers kept stopping');
       await this.finish(job, { status: 'failed', error: 'interrupted too many times' });

@@ -14,6 +14,7 @@ import type { ClientEvent } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
+import { LeasedJobRunner } from '../../shared/application/leased-job-runner.js';
 import { AppLogger } from '../../shared/logging/logger.js';
 import { renderingUpdatedEvent } from './message.events.js';
 import { FileStorage } from './message.ports.js';
@@ -35,67 +36,34 @@ export const THUMBNAIL_MAX_ATTEMPTS = 3;
  * fails its own row.
  */
 @Injectable()
-export class ThumbnailRunner {
-  private readonly running = new Set<Promise<unknown>>();
+export class ThumbnailRunner extends LeasedJobRunner<ClaimedImage> {
   /** Image work of this process, one at a time (libvips spreads each over the cores already). */
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly queue: ThumbnailQueue,
+    queue: ThumbnailQueue,
     private readonly uow: UnitOfWork,
     private readonly thumbnailer: ImageThumbnailer,
     private readonly storage: FileStorage,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly config: ServerConfig,
     private readonly logger: AppLogger,
-  ) {}
+  ) {
+    super(queue, clock, THUMBNAIL_LEASE_MS, logger, 'thumbnailing failed');
+  }
 
   /** Right after an upload committed: thumbnails it in the background of this process (unless thumbnailing is off). */
   startSoon(imageId: number): void {
     if (this.config.thumbnailPollIntervalMs <= 0) return;
-    void this.track(this.runOne(imageId));
+    void this.runOne(imageId);
   }
 
   /** Thumbnails this image now, if no other worker holds it (the thumbnail route, for a format not made yet). */
   runNow(imageId: number): Promise<void> {
-    return this.track(this.runOne(imageId));
+    return this.runOne(imageId);
   }
 
-  /** Thumbnails every pending image, one after the other; returns how many it claimed. */
-  async runDue(shouldStop: () => boolean = () => false): Promise<number> {
-    let claimed = 0;
-    while (!shouldStop()) {
-      const job = await this.claim();
-      if (job === null) break;
-      claimed += 1;
-      await this.track(this.attempt(job));
-    }
-    return claimed;
-  }
-
-  /** Waits for the images this process is working on. */
-  async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
-  }
-
-  private track(p: Promise<void>): Promise<void> {
-    const settled = p.catch((err: unknown) => this.logger.error({ err }, 'thumbnailing failed'));
-    this.running.add(settled);
-    void settled.finally(() => this.running.delete(settled));
-    return settled;
-  }
-
-  private async runOne(id: number): Promise<void> {
-    const job = await this.claim(id);
-    if (job !== null) await this.attempt(job);
-  }
-
-  private claim(id?: number): Promise<ClaimedImage | null> {
-    const now = this.clock.now();
-    return this.queue.claimNext({ now, leaseUntil: new Date(now.getTime() + THUMBNAIL_LEASE_MS), id });
-  }
-
-  private attempt(job: ClaimedImage): Promise<void> {
+  protected attempt(job: ClaimedImage): Promise<void> {
     const work = this.turn.then(() => this.thumbnail(job));
     this.turn = work.catch(() => undefined);
     return work;
