@@ -7,28 +7,9 @@ import {
   LOGO_MAX_WIDTH,
 } from '@app/domain/shared';
 import sharp, { type Sharp } from 'sharp';
+import { DECODED_IMAGE_FORMATS, restrictImageLoaders } from '../shared/persistence/sharp-decoding.js';
 import { ImageProcessor } from '../shared/application/images.js';
 import { rateLimited } from '../shared/application/rate-limiter.js';
-
-/** Formats sharp reports for the loaders left on (avif and heic both read as `heif`). */
-const DECODED_FORMATS = new Set(['heif', 'gif', 'jpeg', 'png', 'tiff', 'webp']);
-
-let loadersRestricted = false;
-
-/**
- * As Zulip configures pyvips: every libvips loader off, then only those of the accepted types
- * back on (HEIF/AVIF, GIF, JPEG, PNG, TIFF, WebP), so no upload reaches the SVG, PDF, ImageMagick
- * or other loaders; no operation cache (each image is decoded once).
- */
-function restrictLoaders(): void {
-  if (loadersRestricted) return;
-  sharp.block({ operation: ['VipsForeignLoad'] });
-  sharp.unblock({
-    operation: ['VipsForeignLoadHeif', 'VipsForeignLoadNsgif', 'VipsForeignLoadJpeg', 'VipsForeignLoadPng', 'VipsForeignLoadTiff', 'VipsForeignLoadWebp'],
-  });
-  sharp.cache(false);
-  loadersRestricted = true;
-}
 
 export interface DecodingCapacity {
   /** Images decoded at once (each on libvips' own threads, off the event loop). */
@@ -48,7 +29,7 @@ export class SharpImageProcessor extends ImageProcessor {
 
   constructor(private readonly capacity: DecodingCapacity) {
     super();
-    restrictLoaders();
+    restrictImageLoaders();
   }
 
   squares(file: string, sides: readonly number[]): Promise<Buffer[]> {
@@ -69,7 +50,7 @@ export class SharpImageProcessor extends ImageProcessor {
       const header = await sharp(file, { animated: false }).metadata().catch(() => {
         throw imageNotDecodable();
       });
-      if (header.format === undefined || !DECODED_FORMATS.has(header.format) || !header.width || !header.height) throw imageNotDecodable();
+      if (header.format === undefined || !DECODED_IMAGE_FORMATS.has(header.format) || !header.width || !header.height) throw imageNotDecodable();
       assertImageWithinPixelLimit(header.width, header.height, header.pages ?? 1);
       const image = sharp(file, { animated: false, failOn: 'error', limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS }).autoOrient();
       return await work(image).catch(() => {

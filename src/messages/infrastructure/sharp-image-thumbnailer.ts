@@ -1,28 +1,8 @@
 import { IMAGE_BOMB_TOTAL_PIXELS } from '@app/domain/shared';
 import type { ThumbnailFormat } from '@app/domain/messages';
 import sharp, { type FormatEnum } from 'sharp';
+import { DECODED_IMAGE_FORMATS, restrictImageLoaders } from '../../shared/persistence/sharp-decoding.js';
 import { type ImageProbe, ImageThumbnailer, type MadeThumbnail } from '../application/thumbnail.ports.js';
-
-/** The formats sharp reports for the loaders left on (AVIF and HEIC both read as `heif`). */
-const DECODED_FORMATS = new Set(['heif', 'gif', 'jpeg', 'png', 'tiff', 'webp']);
-
-let loadersRestricted = false;
-
-/**
- * As Zulip configures pyvips: every libvips loader off, then only those of the accepted image
- * types on again (HEIF/AVIF, GIF, JPEG, PNG, TIFF, WebP), so no upload ever reaches the SVG, PDF,
- * ImageMagick or other loaders; no operation cache. (The same settings as the avatar processor's:
- * they are the process's, whichever sets them first.)
- */
-function restrictLoaders(): void {
-  if (loadersRestricted) return;
-  sharp.block({ operation: ['VipsForeignLoad'] });
-  sharp.unblock({
-    operation: ['VipsForeignLoadHeif', 'VipsForeignLoadNsgif', 'VipsForeignLoadJpeg', 'VipsForeignLoadPng', 'VipsForeignLoadTiff', 'VipsForeignLoadWebp'],
-  });
-  sharp.cache(false);
-  loadersRestricted = true;
-}
 
 /**
  * ImageThumbnailer on sharp (libvips). `probe` reads the header only, whatever the size it
@@ -34,12 +14,12 @@ function restrictLoaders(): void {
 export class SharpImageThumbnailer extends ImageThumbnailer {
   constructor() {
     super();
-    restrictLoaders();
+    restrictImageLoaders();
   }
 
   async probe(file: string): Promise<ImageProbe> {
     const header = await sharp(file, { limitInputPixels: false }).metadata().catch(() => null);
-    if (header === null || header.format === undefined || !DECODED_FORMATS.has(header.format) || !header.width || !header.height) {
+    if (header === null || header.format === undefined || !DECODED_IMAGE_FORMATS.has(header.format) || !header.width || !header.height) {
       return { kind: 'not_image' };
     }
     // Orientations 5-8 turn the image a quarter: as shown, it is as wide as the bytes are tall.
