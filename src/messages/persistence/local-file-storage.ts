@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { FileStorage } from '../application/message.ports.js';
+import { writeFileAtomically } from '../../shared/persistence/atomic-file.js';
 
 /** Uploaded files on local disk, under UPLOADS_DIR (default `<DATA_DIR>/uploads`). */
 export class LocalFileStorage extends FileStorage {
@@ -33,16 +33,7 @@ export class LocalFileStorage extends FileStorage {
   }
 
   async write(pathId: string, data: Buffer): Promise<void> {
-    const target = this.path(pathId);
-    await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, data);
-      await rename(temporary, target);
-    } catch (err) {
-      await rm(temporary, { force: true });
-      throw err;
-    }
+    await writeFileAtomically(this.path(pathId), data);
   }
 
   async removeThumbnails(pathId: string): Promise<void> {

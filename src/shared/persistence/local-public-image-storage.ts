@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, normalize, relative, sep } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join, normalize, relative, sep } from 'node:path';
 import { PublicImageStorage } from '../application/images.js';
+import { writeFileAtomically } from './atomic-file.js';
 
 /**
  * Public images on local disk under `root` (Zulip's local backend keeps them under
@@ -20,16 +20,7 @@ export class LocalPublicImageStorage extends PublicImageStorage {
   }
 
   async write(path: string, data: Buffer): Promise<void> {
-    const target = this.localPath(path);
-    await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, data);
-      await rename(temporary, target);
-    } catch (err) {
-      await rm(temporary, { force: true });
-      throw err;
-    }
+    await writeFileAtomically(this.localPath(path), data);
   }
 
   async remove(paths: readonly string[]): Promise<void> {
