@@ -65,7 +65,8 @@ function conditionSql(c: Condition, q: QueryBuilder): string {
   let sql: string;
   switch (c.kind) {
     case 'channel':
-      sql = `m.channel_id = ${q.param(c.channelId)}`;
+      // Never null (a direct message has no channel), so that a negated channel term keeps direct messages, as Zulip's does.
+      sql = `(m.channel_id IS NOT NULL AND m.channel_id = ${q.param(c.channelId)})`;
       break;
     case 'topic':
       sql = `(m.channel_id IS NOT NULL AND lower(m.topic) = lower(${q.param(c.topic)}))`;

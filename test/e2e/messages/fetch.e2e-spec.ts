@@ -68,6 +68,8 @@ describe('GET /messages', () => {
     expect(idsOf(await fetchNarrow(t, bob, [['channel', 'lounge'], ['topic', 'lunch']]))).toEqual([ids.g1, ids.g2]);
     expect(idsOf(await fetchNarrow(t, bob, [{ operator: 'stream', operand: 'lounge' }, { operator: 'topic', operand: 'lunch', negated: true }]))).toEqual([ids.loungeNotice, ids.g3]);
     expect(idsOf(await fetchNarrow(t, bob, [['sender', alice.id]]))).toEqual([ids.g1, ids.g3, ids.dm]);
+    // A negated channel keeps direct messages (Zulip's NOT recipient = channel).
+    expect(idsOf(await fetchNarrow(t, bob, [{ operator: 'channel', operand: 'lounge', negated: true }, ['sender', alice.id]]))).toEqual([ids.dm]);
     expect(idsOf(await fetchNarrow(t, bob, [['sender', alice.email], ['is', 'dm']]))).toEqual([ids.dm]);
     expect(idsOf(await fetchNarrow(t, bob, [['dm', [alice.id]]]))).toEqual([ids.dm]);
     expect(idsOf(await fetchNarrow(t, alice, [['dm', bob.email]]))).toEqual([ids.dm]);

@@ -128,9 +128,8 @@ describe('TypeOrmMessageQueries', () => {
     ];
     for (const [c, expected] of cases) {
       expect([c, await idsOf([cond(c)])]).toEqual([c, expected]);
-      // A negated channel term is NOT (channel_id = $n): null for a direct message, which it
-      // therefore leaves out as well (what the adapter does today; see the report of issue 26).
-      const negatedExpected = all.filter((id) => !expected.includes(id) && !(c.kind === 'channel' && id === m.dm));
+      // Every negated term keeps exactly the others, direct messages included (Zulip's `-channel:` too).
+      const negatedExpected = all.filter((id) => !expected.includes(id));
       expect([c, 'negated', await idsOf([cond(c, true)])]).toEqual([c, 'negated', negatedExpected]);
     }
     const [{ recipient_id: dmRecipient }] = await t.sql(`SELECT recipient_id FROM messages WHERE id = $1`, [m.dm]);
