@@ -6,7 +6,7 @@ interface OwnerRow {
   id: number;
   full_name: string;
   delivery_email: string;
-  timezone: string | null;
+  timezone: string;
 }
 
 export class TypeOrmRealmLifecycleRepository extends RealmLifecycleRepository {
@@ -16,13 +16,13 @@ export class TypeOrmRealmLifecycleRepository extends RealmLifecycleRepository {
 
   async deactivate(realmId: number, scheduledDeletionDate: Date | null): Promise<boolean> {
     // The organization's browser sessions end with it, in the same statement.
-    const result: unknown = await this.em.query(
+    const rows: { id: number }[] = await this.em.query(
       `WITH done AS (UPDATE realms SET deactivated = true, scheduled_deletion_date = $2 WHERE id = $1 AND NOT deactivated RETURNING id),
             ended AS (DELETE FROM sessions WHERE realm_id IN (SELECT id FROM done))
        SELECT id FROM done`,
       [realmId, scheduledDeletionDate],
     );
-    return (result as unknown[]).length > 0;
+    return rows.length > 0;
   }
 
   async activeHumanOwners(realmId: number): Promise<OwnerContact[]> {
@@ -30,6 +30,6 @@ export class TypeOrmRealmLifecycleRepository extends RealmLifecycleRepository {
       `SELECT id, full_name, delivery_email, timezone FROM users WHERE realm_id = $1 AND role = 100 AND is_active AND NOT is_bot ORDER BY id`,
       [realmId],
     );
-    return rows.map((r) => ({ userId: r.id, fullName: r.full_name, deliveryEmail: r.delivery_email, timezone: r.timezone ?? '' }));
+    return rows.map((r) => ({ userId: r.id, fullName: r.full_name, deliveryEmail: r.delivery_email, timezone: r.timezone }));
   }
 }

@@ -7,7 +7,8 @@ import {
   PlaygroundRepository,
 } from '../application/realm.ports.js';
 
-interface LinkifierRow {
+/** A linkifiers row (LINKIFIER_COLUMNS). */
+export interface LinkifierRow {
   id: number;
   pattern: string;
   url_template: string;
@@ -31,7 +32,15 @@ export function toLinkifier(r: LinkifierRow): LinkifierRecord {
 
 export const PLAYGROUND_COLUMNS = `id, name, pygments_language, url_template`;
 
-export function toPlayground(r: { id: number; name: string; pygments_language: string; url_template: string }): PlaygroundRecord {
+/** A code_playgrounds row (PLAYGROUND_COLUMNS). */
+export interface PlaygroundRow {
+  id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+
+export function toPlayground(r: PlaygroundRow): PlaygroundRecord {
   return { id: r.id, name: r.name, pygmentsLanguage: r.pygments_language, urlTemplate: r.url_template };
 }
 
@@ -57,7 +66,7 @@ export class TypeOrmLinkifierRepository extends LinkifierRepository {
   }
 
   async patternTaken(realmId: number, pattern: string, exceptId?: number): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `SELECT 1 FROM linkifiers WHERE realm_id = $1 AND md5(pattern) = md5($2) AND pattern = $2 AND id <> $3`,
       [realmId, pattern, exceptId ?? 0],
     );
@@ -65,7 +74,7 @@ export class TypeOrmLinkifierRepository extends LinkifierRepository {
   }
 
   async insert(realmId: number, l: LinkifierDefinition): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO linkifiers (realm_id, pattern, url_template, example_input, reverse_template, alternative_url_templates, "order")
        VALUES ($1, $2, $3, $4, $5, $6::text[],
                (SELECT COALESCE(max("order") + 1, 0) FROM linkifiers WHERE realm_id = $1))
@@ -112,7 +121,7 @@ export class TypeOrmPlaygroundRepository extends PlaygroundRepository {
   }
 
   async taken(realmId: number, pygmentsLanguage: string, name: string): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `SELECT 1 FROM code_playgrounds WHERE realm_id = $1 AND pygments_language = $2 AND md5(name) = md5($3) AND name = $3`,
       [realmId, pygmentsLanguage, name],
     );
@@ -120,7 +129,7 @@ export class TypeOrmPlaygroundRepository extends PlaygroundRepository {
   }
 
   async insert(realmId: number, p: PlaygroundDefinition): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO code_playgrounds (realm_id, name, pygments_language, url_template) VALUES ($1, $2, $3, $4) RETURNING id`,
       [realmId, p.name, p.pygmentsLanguage, p.urlTemplate],
     );
@@ -128,7 +137,7 @@ export class TypeOrmPlaygroundRepository extends PlaygroundRepository {
   }
 
   async find(realmId: number, playgroundId: number): Promise<PlaygroundRecord | null> {
-    const rows = await this.em.query(
+    const rows: PlaygroundRow[] = await this.em.query(
       `SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 AND id = $2 FOR UPDATE`,
       [realmId, playgroundId],
     );
@@ -140,7 +149,7 @@ export class TypeOrmPlaygroundRepository extends PlaygroundRepository {
   }
 
   async list(realmId: number): Promise<PlaygroundRecord[]> {
-    const rows = await this.em.query(`SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 ORDER BY id`, [realmId]);
+    const rows: PlaygroundRow[] = await this.em.query(`SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 ORDER BY id`, [realmId]);
     return rows.map(toPlayground);
   }
 }

@@ -22,7 +22,9 @@ import {
 } from '../application/realm.ports.js';
 import {
   LINKIFIER_COLUMNS,
+  type LinkifierRow,
   PLAYGROUND_COLUMNS,
+  type PlaygroundRow,
   toLinkifier,
   toPlayground,
 } from './typeorm-realm-resources.repository.js';
@@ -52,14 +54,27 @@ async function readGroupSettings(em: EntityManager, realmId: number): Promise<Re
 /** The realms row, and whether the organization has a web-public channel (server_settings' realm_web_public_access_enabled). */
 const REALM_COLUMNS = `r.*, EXISTS (SELECT 1 FROM channels c WHERE c.realm_id = r.id AND c.is_web_public AND NOT c.is_archived) AS has_web_public_channels`;
 
+/** A field name in snake_case, as its column is named (`nightLogoSource` → `night_logo_source`). */
+type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
+
+/**
+ * A row of REALM_COLUMNS: a column per field of the record (same types: no column is a bigint
+ * but the settings version), the settings version, and the scheduled deletion date.
+ */
+type RealmSqlRow = { [K in keyof RealmRecord as SnakeCase<K>]: RealmRecord[K] } & {
+  /** bigint */
+  settings_version: string;
+  scheduled_deletion_date: Date | null;
+};
+
 /** The realms row (its settings version is the cache's business, not the record's). */
 async function getRealm(em: EntityManager, realmId: number, forUpdate = false): Promise<RealmRecord> {
-  const [row] = await em.query(`SELECT ${REALM_COLUMNS} FROM realms r WHERE r.id = $1 ${forUpdate ? 'FOR UPDATE OF r' : ''}`, [realmId]);
+  const [row]: RealmSqlRow[] = await em.query(`SELECT ${REALM_COLUMNS} FROM realms r WHERE r.id = $1 ${forUpdate ? 'FOR UPDATE OF r' : ''}`, [realmId]);
   if (!row) throw new Error(`no realm ${realmId}`);
   return toRealmRecord(row).record;
 }
 
-function toRealmRecord(row: Record<string, unknown>): { record: RealmRecord; version: number } {
+function toRealmRecord(row: RealmSqlRow): { record: RealmRecord; version: number } {
   const { settings_version: version, ...rest } = row;
   return { record: Object.freeze(camelRow<RealmRecord>(rest)), version: Number(version) };
 }
@@ -95,7 +110,7 @@ export class TypeOrmRealmRepository extends RealmRepository {
   }
 
   async firstRealmId(): Promise<number | null> {
-    const rows = await this.em.query(`SELECT id FROM realms ORDER BY id LIMIT 1`);
+    const rows: { id: number }[] = await this.em.query(`SELECT id FROM realms ORDER BY id LIMIT 1`);
     return rows.length > 0 ? rows[0].id : null;
   }
 
@@ -166,7 +181,7 @@ export class TypeOrmRealmRepository extends RealmRepository {
   }
 
   async addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO realm_domains (realm_id, domain, allow_subdomains) VALUES ($1, $2, $3) RETURNING id`,
       [realmId, domain, allowSubdomains],
     );
@@ -182,7 +197,7 @@ export class TypeOrmRealmRepository extends RealmRepository {
   }
 
   async countDomains(realmId: number): Promise<number> {
-    const [row] = await this.em.query(`SELECT count(*)::int AS n FROM realm_domains WHERE realm_id = $1`, [realmId]);
+    const [row]: { n: number }[] = await this.em.query(`SELECT count(*)::int AS n FROM realm_domains WHERE realm_id = $1`, [realmId]);
     return row.n;
   }
 }
@@ -197,7 +212,7 @@ export class TypeOrmRealmQueries extends RealmQueries {
   }
 
   async idByStringId(stringId: string): Promise<number | null> {
-    const rows = await this.ds.query(`SELECT id FROM realms WHERE string_id = $1`, [stringId]);
+    const rows: { id: number }[] = await this.ds.query(`SELECT id FROM realms WHERE string_id = $1`, [stringId]);
     return rows.length > 0 ? rows[0].id : null;
   }
 
@@ -207,7 +222,7 @@ export class TypeOrmRealmQueries extends RealmQueries {
 
   getForVisitor(realmId: number): Promise<RealmRecord> {
     return this.cache.loadCurrent(realmId, 'realm', async () => {
-      const [row] = await this.ds.query(`SELECT ${REALM_COLUMNS} FROM realms r WHERE r.id = $1`, [realmId]);
+      const [row]: RealmSqlRow[] = await this.ds.query(`SELECT ${REALM_COLUMNS} FROM realms r WHERE r.id = $1`, [realmId]);
       if (!row) throw new Error(`no realm ${realmId}`);
       const { record, version } = toRealmRecord(row);
       return { version, value: record };
@@ -223,7 +238,7 @@ export class TypeOrmRealmQueries extends RealmQueries {
   }
 
   async linkifiers(realmId: number): Promise<LinkifierRecord[]> {
-    const rows = await this.ds.query(
+    const rows: LinkifierRow[] = await this.ds.query(
       `SELECT ${LINKIFIER_COLUMNS} FROM linkifiers WHERE realm_id = $1 ORDER BY "order", id`,
       [realmId],
     );
@@ -231,7 +246,7 @@ export class TypeOrmRealmQueries extends RealmQueries {
   }
 
   async playgrounds(realmId: number): Promise<PlaygroundRecord[]> {
-    const rows = await this.ds.query(`SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 ORDER BY id`, [
+    const rows: PlaygroundRow[] = await this.ds.query(`SELECT ${PLAYGROUND_COLUMNS} FROM code_playgrounds WHERE realm_id = $1 ORDER BY id`, [
       realmId,
     ]);
     return rows.map(toPlayground);

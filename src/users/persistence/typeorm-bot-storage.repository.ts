@@ -16,7 +16,7 @@ export class TypeOrmBotStorageRepository extends BotStorageRepository {
   }
 
   async sizes(realmId: number, botId: number, keys: readonly string[]): Promise<{ total: number; ofWrittenKeys: number }> {
-    const [row] = await this.em.query(
+    const [row]: { total: string; written: string }[] = await this.em.query(
       `SELECT coalesce(sum(length(key) + length(value)), 0)::bigint AS total,
               coalesce(sum(length(key) + length(value)) FILTER (WHERE key = ANY($3::text[])), 0)::bigint AS written
        FROM bot_storage WHERE realm_id = $1 AND bot_id = $2`,
@@ -36,7 +36,7 @@ export class TypeOrmBotStorageRepository extends BotStorageRepository {
   }
 
   async remove(realmId: number, botId: number, keys: readonly string[] | null): Promise<number> {
-    const rows = returnedRows(
+    const rows = returnedRows<{ id: number }>(
       await this.em.query(
         `DELETE FROM bot_storage WHERE realm_id = $1 AND bot_id = $2 ${keys === null ? '' : `AND ${OF_KEYS}`} RETURNING id`,
         keys === null ? [realmId, botId] : [realmId, botId, keys],

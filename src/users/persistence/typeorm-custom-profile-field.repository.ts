@@ -11,27 +11,50 @@ import { returnedRows } from '../../shared/persistence/rows.js';
 const FIELD_SELECT = `SELECT id, realm_id, name, hint, field_type, field_data, ordering, display_in_profile_summary, required,
   editable_by_user, use_for_user_matching FROM custom_profile_fields`;
 
-function toField(r: Record<string, unknown>): CustomProfileFieldState {
+/** A custom_profile_fields row (FIELD_SELECT). */
+interface FieldRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  hint: string;
+  field_type: number;
+  field_data: string;
+  ordering: number;
+  display_in_profile_summary: boolean;
+  required: boolean;
+  editable_by_user: boolean;
+  use_for_user_matching: boolean;
+}
+
+function toField(r: FieldRow): CustomProfileFieldState {
   return {
-    id: r.id as number,
-    realmId: r.realm_id as number,
-    name: r.name as string,
-    hint: r.hint as string,
-    type: r.field_type as number,
-    fieldData: r.field_data as string,
-    order: r.ordering as number,
-    displayInProfileSummary: r.display_in_profile_summary as boolean,
-    required: r.required as boolean,
-    editableByUser: r.editable_by_user as boolean,
-    useForUserMatching: r.use_for_user_matching as boolean,
+    id: r.id,
+    realmId: r.realm_id,
+    name: r.name,
+    hint: r.hint,
+    type: r.field_type,
+    fieldData: r.field_data,
+    order: r.ordering,
+    displayInProfileSummary: r.display_in_profile_summary,
+    required: r.required,
+    editableByUser: r.editable_by_user,
+    useForUserMatching: r.use_for_user_matching,
   };
 }
 
-export const toValue = (r: Record<string, unknown>): ProfileValueRecord => ({
-  userId: r.user_id as number,
-  fieldId: r.field_id as number,
-  value: r.value as string,
-  renderedValue: r.rendered_value as string | null,
+/** A custom_profile_field_values row (also the JSON objects TypeOrmUserQueries aggregates them into). */
+export interface ProfileValueRow {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+export const toValue = (r: ProfileValueRow): ProfileValueRecord => ({
+  userId: r.user_id,
+  fieldId: r.field_id,
+  value: r.value,
+  renderedValue: r.rendered_value,
 });
 
 export class TypeOrmCustomProfileFieldRepository extends CustomProfileFieldRepository {
@@ -40,17 +63,17 @@ export class TypeOrmCustomProfileFieldRepository extends CustomProfileFieldRepos
   }
 
   async list(realmId: number, forUpdate = false): Promise<CustomProfileFieldState[]> {
-    const rows = await this.em.query(`${FIELD_SELECT} WHERE realm_id = $1 ORDER BY ordering, id ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId]);
+    const rows: FieldRow[] = await this.em.query(`${FIELD_SELECT} WHERE realm_id = $1 ORDER BY ordering, id ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId]);
     return rows.map(toField);
   }
 
   async find(realmId: number, fieldId: number, forUpdate = false): Promise<CustomProfileFieldState | null> {
-    const [row] = await this.em.query(`${FIELD_SELECT} WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId, fieldId]);
+    const [row]: FieldRow[] = await this.em.query(`${FIELD_SELECT} WHERE realm_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`, [realmId, fieldId]);
     return row === undefined ? null : toField(row);
   }
 
   async insert(realmId: number, d: FieldDefinition): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: { id: number }[] = await this.em.query(
       `INSERT INTO custom_profile_fields (realm_id, name, hint, field_type, field_data, ordering, display_in_profile_summary,
          required, editable_by_user, use_for_user_matching)
        VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9) RETURNING id`,
@@ -82,7 +105,7 @@ export class TypeOrmCustomProfileFieldRepository extends CustomProfileFieldRepos
   }
 
   async countInSummary(realmId: number, exceptFieldId?: number): Promise<number> {
-    const [{ n }] = await this.em.query(
+    const [{ n }]: { n: number }[] = await this.em.query(
       `SELECT count(*)::int AS n FROM custom_profile_fields WHERE realm_id = $1 AND display_in_profile_summary AND id <> $2`,
       [realmId, exceptFieldId ?? 0],
     );
@@ -96,11 +119,11 @@ export class TypeOrmCustomProfileFieldRepository extends CustomProfileFieldRepos
 
   async valuesOf(userId: number, fieldIds: readonly number[]): Promise<Map<number, ProfileValueRecord>> {
     if (fieldIds.length === 0) return new Map();
-    const rows = await this.em.query(
+    const rows: ProfileValueRow[] = await this.em.query(
       `SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values WHERE user_id = $1 AND field_id = ANY($2::int[])`,
       [userId, fieldIds],
     );
-    return new Map(rows.map((r: Record<string, unknown>) => [r.field_id as number, toValue(r)]));
+    return new Map(rows.map((r) => [r.field_id, toValue(r)]));
   }
 
   async upsertValues(realmId: number, userId: number, values: readonly Omit<ProfileValueRecord, 'userId'>[]): Promise<void> {
@@ -115,7 +138,7 @@ export class TypeOrmCustomProfileFieldRepository extends CustomProfileFieldRepos
 
   async deleteValues(userId: number, fieldIds: readonly number[]): Promise<number[]> {
     if (fieldIds.length === 0) return [];
-    const result = await this.em.query(
+    const result: unknown = await this.em.query(
       `DELETE FROM custom_profile_field_values WHERE user_id = $1 AND field_id = ANY($2::int[]) RETURNING field_id`,
       [userId, fieldIds],
     );
@@ -130,12 +153,12 @@ export class TypeOrmCustomProfileFieldQueries extends CustomProfileFieldQueries 
   }
 
   async list(realmId: number): Promise<CustomProfileFieldState[]> {
-    const rows = await this.ds.query(`${FIELD_SELECT} WHERE realm_id = $1 ORDER BY ordering, id`, [realmId]);
+    const rows: FieldRow[] = await this.ds.query(`${FIELD_SELECT} WHERE realm_id = $1 ORDER BY ordering, id`, [realmId]);
     return rows.map(toField);
   }
 
   async valuesOfRealm(realmId: number): Promise<Map<number, ProfileValueRecord[]>> {
-    const rows = await this.ds.query(
+    const rows: ProfileValueRow[] = await this.ds.query(
       `SELECT v.user_id, v.field_id, v.value, v.rendered_value FROM custom_profile_field_values v
        JOIN custom_profile_fields f ON f.id = v.field_id
        WHERE v.realm_id = $1 ORDER BY v.user_id, f.ordering, f.id`,
@@ -150,7 +173,7 @@ export class TypeOrmCustomProfileFieldQueries extends CustomProfileFieldQueries 
   }
 
   async valuesOfUser(realmId: number, userId: number): Promise<ProfileValueRecord[]> {
-    const rows = await this.ds.query(
+    const rows: ProfileValueRow[] = await this.ds.query(
       `SELECT v.user_id, v.field_id, v.value, v.rendered_value FROM custom_profile_field_values v
        JOIN custom_profile_fields f ON f.id = v.field_id
        WHERE v.realm_id = $1 AND v.user_id = $2 ORDER BY f.ordering, f.id`,

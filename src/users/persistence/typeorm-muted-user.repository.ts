@@ -22,20 +22,20 @@ export class TypeOrmMutedUserRepository extends MutedUserRepository {
 
   async add(realmId: number, userId: number, mutedUserId: number, dateMuted: Date): Promise<boolean> {
     // A concurrent mute of the same user waits for the other and then inserts nothing.
-    const rows = await this.em.query(
+    const result: unknown = await this.em.query(
       `INSERT INTO muted_users (realm_id, user_id, muted_user_id, date_muted) VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id, muted_user_id) DO NOTHING RETURNING muted_user_id`,
       [realmId, userId, mutedUserId, dateMuted],
     );
-    return returnedRows(rows).length > 0;
+    return returnedRows<{ muted_user_id: number }>(result).length > 0;
   }
 
   async remove(realmId: number, userId: number, mutedUserId: number): Promise<boolean> {
-    const rows = await this.em.query(
+    const result: unknown = await this.em.query(
       `DELETE FROM muted_users WHERE realm_id = $1 AND user_id = $2 AND muted_user_id = $3 RETURNING muted_user_id`,
       [realmId, userId, mutedUserId],
     );
-    return returnedRows(rows).length > 0;
+    return returnedRows<{ muted_user_id: number }>(result).length > 0;
   }
 }
 

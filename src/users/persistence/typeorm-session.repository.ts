@@ -12,13 +12,14 @@ interface SessionLookupRow {
   last_seen_at: Date;
   expires_at: Date;
   email: string;
-  role: number;
+  role: Role;
   is_bot: boolean;
-  bot_type: number | null;
+  bot_type: BotType | null;
   is_active: boolean;
   password_hash: string | null;
   realm_deactivated: boolean;
-  settings_version: string | number;
+  /** bigint */
+  settings_version: string;
 }
 
 function toLookup(r: SessionLookupRow): SessionLookup {
@@ -30,9 +31,9 @@ function toLookup(r: SessionLookupRow): SessionLookup {
     lastSeenAt: r.last_seen_at,
     expiresAt: r.expires_at,
     email: r.email,
-    role: r.role as Role,
+    role: r.role,
     isBot: r.is_bot,
-    botType: r.bot_type as BotType | null,
+    botType: r.bot_type,
     isActive: r.is_active,
     passwordHash: r.password_hash,
     realmDeactivated: r.realm_deactivated,

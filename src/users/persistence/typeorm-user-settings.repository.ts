@@ -27,11 +27,33 @@ export const SETTING_COLUMNS = [...USER_SETTING_NAMES, 'timezone'].join(', ');
 
 const POLICY = 'resolved_topic_notice_auto_read_policy';
 
+/** The SETTING_COLUMNS of a users row: a column per setting (the resolved-topic policy by its stored number). */
+type SettingColumnsRow = Record<UserSettingName, UserSettingValue> & { timezone: string };
+
 /** A row's setting columns as the domain's settings (the enum stored by value, shown by name). */
-export function settingsFrom(row: Record<string, unknown>): UserSettings {
-  const s = Object.fromEntries([...USER_SETTING_NAMES, 'timezone'].map((n) => [n, row[n]])) as unknown as UserSettings;
+export function settingsFrom(row: SettingColumnsRow): UserSettings {
+  const s: UserSettings = { ...pick(row, USER_SETTING_NAMES), timezone: row.timezone };
   s[POLICY] = resolvedTopicPolicyName(Number(row[POLICY]));
   return s;
+}
+
+function pick(row: SettingColumnsRow, names: readonly UserSettingName[]): Record<UserSettingName, UserSettingValue> {
+  return Object.fromEntries(names.map((n) => [n, row[n]])) as Record<UserSettingName, UserSettingValue>;
+}
+
+/** A row of TypeOrmUserSettingsRepository.getForUpdate. */
+interface AccountRow extends SettingColumnsRow {
+  id: number;
+  realm_id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  role: number;
+  is_bot: boolean;
+  is_active: boolean;
+  password_hash: string | null;
+  avatar_version: number;
+  avatar_path: string | null;
 }
 
 const stored = (name: string, value: UserSettingValue): UserSettingValue => (name === POLICY ? resolvedTopicPolicyValue(String(value)) : value);
@@ -42,7 +64,7 @@ export class TypeOrmUserSettingsRepository extends UserSettingsRepository {
   }
 
   async getForUpdate(realmId: number, userId: number): Promise<AccountState | null> {
-    const [row] = await this.em.query(
+    const [row]: AccountRow[] = await this.em.query(
       `SELECT id, realm_id, email, delivery_email, full_name, role, is_bot, is_active, password_hash, avatar_version, avatar_path, ${SETTING_COLUMNS}
        FROM users WHERE realm_id = $1 AND id = $2 FOR UPDATE`,
       [realmId, userId],
@@ -90,7 +112,7 @@ export class TypeOrmUserSettingsRepository extends UserSettingsRepository {
     skipSelfEdited: boolean,
   ): Promise<{ id: number; email: string }[]> {
     if (userIds.length === 0) return [];
-    const result = await this.em.query(
+    const result: unknown = await this.em.query(
       `UPDATE users u SET ${name} = $3
        WHERE u.realm_id = $1 AND u.id = ANY($2::int[]) AND NOT u.is_bot AND u.${name} IS DISTINCT FROM $3
          ${skipSelfEdited ? `AND NOT EXISTS (SELECT 1 FROM user_setting_self_edits e WHERE e.user_id = u.id AND e.setting = $4)` : ''}
@@ -144,11 +166,11 @@ export class TypeOrmAccountRepository extends AccountRepository {
   }
 
   async replacePasswordHash(realmId: number, userId: number, expected: string | null, hash: string): Promise<boolean> {
-    const rows = await this.em.query(
+    const result: unknown = await this.em.query(
       `UPDATE users SET password_hash = $4 WHERE realm_id = $1 AND id = $2 AND password_hash IS NOT DISTINCT FROM $3 RETURNING id`,
       [realmId, userId, expected, hash],
     );
-    return returnedRows(rows).length > 0;
+    return returnedRows<{ id: number }>(result).length > 0;
   }
 
   async setApiKey(realmId: number, userId: number, apiKey: string): Promise<void> {
@@ -165,6 +187,17 @@ export class TypeOrmAccountRepository extends AccountRepository {
 
 const STATUS = ['pending', 'used', 'revoked'] as const;
 
+/** An email_change_requests row (status: 0 pending, 1 used, 2 revoked). */
+interface EmailChangeRow {
+  id: number;
+  realm_id: number;
+  user_id: number;
+  old_email: string;
+  new_email: string;
+  expires_at: Date;
+  status: 0 | 1 | 2;
+}
+
 export class TypeOrmEmailChangeRepository extends EmailChangeRepository {
   constructor(private readonly em: EntityManager) {
     super();
@@ -180,7 +213,7 @@ export class TypeOrmEmailChangeRepository extends EmailChangeRepository {
   }
 
   async findByKeyForUpdate(key: string): Promise<EmailChangeRequest | null> {
-    const [row] = await this.em.query(
+    const [row]: EmailChangeRow[] = await this.em.query(
       `SELECT id, realm_id, user_id, old_email, new_email, expires_at, status FROM email_change_requests
        WHERE confirmation_key = $1 FOR UPDATE`,
       [key],
@@ -193,13 +226,22 @@ export class TypeOrmEmailChangeRepository extends EmailChangeRepository {
       oldEmail: row.old_email,
       newEmail: row.new_email,
       expiresAt: row.expires_at,
-      status: STATUS[row.status as number],
+      status: STATUS[row.status],
     };
   }
 
   async markUsed(id: number): Promise<void> {
     await this.em.query(`UPDATE email_change_requests SET status = 1 WHERE id = $1`, [id]);
   }
+}
+
+/** A password_reset_tokens row (its id is a bigint). */
+interface PasswordResetRow {
+  id: string;
+  realm_id: number;
+  user_id: number;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
 export class TypeOrmPasswordResetRepository extends PasswordResetRepository {
@@ -215,7 +257,7 @@ export class TypeOrmPasswordResetRepository extends PasswordResetRepository {
   }
 
   async findForUpdate(tokenSha256: string): Promise<PasswordResetLink | null> {
-    const [row] = await this.em.query(
+    const [row]: PasswordResetRow[] = await this.em.query(
       `SELECT id, realm_id, user_id, expires_at, used_at FROM password_reset_tokens WHERE token_sha256 = $1 FOR UPDATE`,
       [tokenSha256],
     );
@@ -228,6 +270,16 @@ export class TypeOrmPasswordResetRepository extends PasswordResetRepository {
   }
 }
 
+/** A row of loginNoticeFacts. */
+interface LoginNoticeRow {
+  delivery_email: string;
+  is_bot: boolean;
+  date_joined: Date;
+  enable_login_emails: boolean;
+  timezone: string;
+  twenty_four_hour_time: boolean;
+}
+
 @Injectable()
 export class TypeOrmUserSettingsQueries extends UserSettingsQueries {
   constructor(private readonly ds: DataSource) {
@@ -235,12 +287,12 @@ export class TypeOrmUserSettingsQueries extends UserSettingsQueries {
   }
 
   async settingsOf(realmId: number, userId: number): Promise<UserSettings> {
-    const [row] = await this.ds.query(`SELECT ${SETTING_COLUMNS} FROM users WHERE realm_id = $1 AND id = $2`, [realmId, userId]);
+    const [row]: SettingColumnsRow[] = await this.ds.query(`SELECT ${SETTING_COLUMNS} FROM users WHERE realm_id = $1 AND id = $2`, [realmId, userId]);
     return settingsFrom(row);
   }
 
   async credentials(realmId: number, userId: number): Promise<{ passwordHash: string | null; deliveryEmail: string; passwordAuthEnabled: boolean }> {
-    const [row] = await this.ds.query(
+    const [row]: { password_hash: string | null; delivery_email: string; password_auth_enabled: boolean }[] = await this.ds.query(
       `SELECT u.password_hash, u.delivery_email, r.password_auth_enabled FROM users u JOIN realms r ON r.id = u.realm_id
        WHERE u.realm_id = $1 AND u.id = $2`,
       [realmId, userId],
@@ -249,7 +301,7 @@ export class TypeOrmUserSettingsQueries extends UserSettingsQueries {
   }
 
   async loginNoticeFacts(realmId: number, userId: number): Promise<LoginNoticeFacts | null> {
-    const [row] = await this.ds.query(
+    const [row]: LoginNoticeRow[] = await this.ds.query(
       `SELECT delivery_email, is_bot, date_joined, enable_login_emails, timezone, twenty_four_hour_time FROM users WHERE realm_id = $1 AND id = $2`,
       [realmId, userId],
     );
@@ -259,7 +311,7 @@ export class TypeOrmUserSettingsQueries extends UserSettingsQueries {
       isBot: row.is_bot,
       dateJoined: row.date_joined,
       enableLoginEmails: row.enable_login_emails,
-      timezone: row.timezone ?? '',
+      timezone: row.timezone,
       twentyFourHourTime: row.twenty_four_hour_time,
     };
   }

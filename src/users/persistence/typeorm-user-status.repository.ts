@@ -1,7 +1,6 @@
 import type { StatusEmoji, UserStatusState } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { camelRow } from '../../shared/persistence/rows.js';
 import { UserStatusQueries, UserStatusRepository } from '../application/user-status.ports.js';
 
 export class TypeOrmUserStatusRepository extends UserStatusRepository {
@@ -46,6 +45,25 @@ export class TypeOrmUserStatusRepository extends UserStatusRepository {
 const SELECT = `SELECT s.user_id, u.presence_enabled, s.status_text, s.emoji_name, s.emoji_code, s.reaction_type
   FROM user_status s JOIN users u ON u.id = s.user_id`;
 
+/** A row of SELECT (user_status ⋈ users). */
+interface StatusRow {
+  user_id: number;
+  presence_enabled: boolean;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+const toState = (r: StatusRow): UserStatusState => ({
+  userId: r.user_id,
+  presenceEnabled: r.presence_enabled,
+  statusText: r.status_text,
+  emojiName: r.emoji_name,
+  emojiCode: r.emoji_code,
+  reactionType: r.reaction_type,
+});
+
 @Injectable()
 export class TypeOrmUserStatusQueries extends UserStatusQueries {
   constructor(private readonly ds: DataSource) {
@@ -53,15 +71,15 @@ export class TypeOrmUserStatusQueries extends UserStatusQueries {
   }
 
   async get(realmId: number, userId: number): Promise<UserStatusState | null> {
-    const [row] = await this.ds.query(`${SELECT} WHERE s.realm_id = $1 AND s.user_id = $2`, [realmId, userId]);
-    return row ? camelRow<UserStatusState>(row) : null;
+    const [row]: StatusRow[] = await this.ds.query(`${SELECT} WHERE s.realm_id = $1 AND s.user_id = $2`, [realmId, userId]);
+    return row ? toState(row) : null;
   }
 
   async listActive(realmId: number): Promise<UserStatusState[]> {
-    const rows: Record<string, unknown>[] = await this.ds.query(
+    const rows: StatusRow[] = await this.ds.query(
       `${SELECT} WHERE s.realm_id = $1 AND u.realm_id = $1 AND u.is_active ORDER BY s.user_id`,
       [realmId],
     );
-    return rows.map((r) => camelRow<UserStatusState>(r));
+    return rows.map(toState);
   }
 }

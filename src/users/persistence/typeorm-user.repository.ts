@@ -13,10 +13,10 @@ export function toRecord(row: UserRow): UserRecord {
     email: row.email,
     deliveryEmail: row.deliveryEmail,
     fullName: row.fullName,
-    role: row.role as Role,
+    role: row.role,
     isActive: row.isActive,
     isBot: row.isBot,
-    botType: row.botType as BotType | null,
+    botType: row.botType,
     botOwnerId: row.botOwnerId,
     isSystemBot: row.isSystemBot,
     dateJoined: row.dateJoined,
@@ -95,7 +95,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async emailInUse(realmId: number, email: string): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `SELECT 1 FROM users WHERE realm_id = $1 AND (lower(delivery_email) = lower($2) OR lower(email) = lower($2)) LIMIT 1`,
       [realmId, email],
     );
@@ -103,7 +103,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async activeUserNamed(realmId: number, fullName: string): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `SELECT 1 FROM users WHERE realm_id = $1 AND is_active AND full_name = $2 LIMIT 1`,
       [realmId, fullName],
     );
@@ -111,7 +111,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async fullNameTaken(realmId: number, fullName: string, exceptUserId: number): Promise<boolean> {
-    const rows = await this.em.query(
+    const rows: unknown[] = await this.em.query(
       `SELECT 1 FROM users WHERE realm_id = $1 AND id <> $3 AND lower(normalize(full_name, NFKC)) = lower(normalize($2, NFKC)) LIMIT 1`,
       [realmId, fullName, exceptUserId],
     );
@@ -119,7 +119,10 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async insert(u: NewUser): Promise<number> {
-    const result = await this.rows.insert({ ...u, timezone: '', avatarVersion: 1, isActive: true });
+    // The port takes plain numbers for the role and bot type; the column holds the domain's values.
+    // The port gives the role and bot type as plain numbers; the columns hold the domain's values.
+    const row = { ...u, role: u.role as Role, botType: u.botType as BotType | null };
+    const result = await this.rows.insert({ ...row, timezone: '', avatarVersion: 1, isActive: true });
     return result.identifiers[0].id as number;
   }
 
@@ -129,7 +132,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async lockActiveHumanOwners(realmId: number): Promise<number> {
-    const rows = await this.em.query(
+    const rows: { id: number }[] = await this.em.query(
       `SELECT id FROM users WHERE realm_id = $1 AND role = 100 AND is_active AND NOT is_bot FOR UPDATE`,
       [realmId],
     );
@@ -145,7 +148,7 @@ export class TypeOrmUserRepository extends UserRepository {
   }
 
   async countActiveHumans(realmId: number): Promise<number> {
-    const [{ n }] = await this.em.query(
+    const [{ n }]: { n: number }[] = await this.em.query(
       `SELECT count(*)::int AS n FROM users WHERE realm_id = $1 AND is_active AND NOT is_bot`,
       [realmId],
     );

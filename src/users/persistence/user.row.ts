@@ -1,3 +1,4 @@
+import type { BotType, Role } from '@app/domain/users';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'users' })
@@ -9,10 +10,10 @@ export class UserRow {
   @Column({ name: 'full_name' }) fullName: string;
   @Column({ name: 'password_hash', type: 'text', nullable: true }) passwordHash: string | null;
   @Column({ name: 'api_key' }) apiKey: string;
-  @Column({ type: 'smallint' }) role: number;
+  @Column({ type: 'smallint' }) role: Role;
   @Column({ name: 'is_active' }) isActive: boolean;
   @Column({ name: 'is_bot' }) isBot: boolean;
-  @Column({ name: 'bot_type', type: 'smallint', nullable: true }) botType: number | null;
+  @Column({ name: 'bot_type', type: 'smallint', nullable: true }) botType: BotType | null;
   @Column({ name: 'bot_owner_id', type: 'integer', nullable: true }) botOwnerId: number | null;
   @Column({ name: 'is_system_bot' }) isSystemBot: boolean;
   @Column({ name: 'date_joined', type: 'timestamptz' }) dateJoined: Date;

@@ -18,7 +18,21 @@ afterAll(() => t.close());
 
 const now = new Date('2025-01-02T03:04:05Z');
 
-describe('TypeOrmUserStatusRepository / queries', () => {
+describe('TypeOrmUserStatusRepository / TypeOrmUserStatusQueries', () => {
+  it('lists the whole statuses of the organization in user order', async () => {
+    const [a, b] = [await t.createUser(), await t.createUser()];
+    await uow.run(async (tx) => {
+      await tx.userStatus.upsert(realmId, b.id, { emoji: { name: 'zulip', code: 'zulip', reactionType: 'zulip_extra_emoji' } }, now);
+      await tx.userStatus.upsert(realmId, a.id, { statusText: 'away' }, now);
+    });
+    const listed = (await t.app.get(UserStatusQueries).listActive(realmId)).filter((s) => s.userId === a.id || s.userId === b.id);
+    expect(listed).toEqual([
+      { userId: a.id, presenceEnabled: true, statusText: 'away', emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' },
+      { userId: b.id, presenceEnabled: true, statusText: '', emojiName: 'zulip', emojiCode: 'zulip', reactionType: 'zulip_extra_emoji' },
+    ]);
+    expect(await t.app.get(UserStatusQueries).get(realmId, t.owner.id)).toBeNull();
+  });
+
   it('creates the row on the first update, with defaults for what was not given', async () => {
     const u = await t.createUser();
     await uow.run((tx) => tx.userStatus.upsert(realmId, u.id, {}, now));

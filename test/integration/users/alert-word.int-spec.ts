@@ -1,0 +1,45 @@
+import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import { AlertWordQueries } from '../../../src/users/application/alert-words.ports.js';
+import { TypeOrmAlertWordQueries, TypeOrmAlertWordRepository } from '../../../src/users/persistence/typeorm-alert-word.repository.js';
+import { TestApp } from '../../support/test-app.js';
+
+let t: TestApp;
+let uow: UnitOfWork;
+let ds: DataSource;
+let realmId: number;
+let otherRealmId: number;
+beforeAll(async () => {
+  t = await TestApp.start();
+  uow = t.app.get(UnitOfWork);
+  ds = t.app.get(DataSource);
+  realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
+  await t.createOrganization('other', 'other-owner@example.com');
+  otherRealmId = (await ds.query(`SELECT id FROM realms WHERE string_id = 'other'`))[0].id;
+});
+afterAll(() => t.close());
+
+describe('TypeOrmAlertWordRepository / TypeOrmAlertWordQueries', () => {
+  it('are the adapters of their ports', async () => {
+    expect(t.app.get(AlertWordQueries)).toBeInstanceOf(TypeOrmAlertWordQueries);
+    await uow.run(async (tx) => expect(tx.alertWords).toBeInstanceOf(TypeOrmAlertWordRepository));
+  });
+
+  it('adds words in the order given (a known key is skipped), lists and removes them within the organization', async () => {
+    const u = await t.createUser();
+    const words = (...w: string[]) => w.map((word) => ({ word, key: word.toLowerCase() }));
+    await uow.run((tx) => tx.alertWords.add(realmId, u.id, words('Zeta', 'alpha', 'Mid')));
+    await uow.run((tx) => tx.alertWords.add(realmId, u.id, words('ZETA', 'beta')));
+    await uow.run((tx) => tx.alertWords.add(realmId, u.id, []));
+    expect(await uow.run((tx) => tx.alertWords.list(realmId, u.id))).toEqual(['Zeta', 'alpha', 'Mid', 'beta']);
+    expect(await t.app.get(AlertWordQueries).list(realmId, u.id)).toEqual(['Zeta', 'alpha', 'Mid', 'beta']);
+    expect(await t.app.get(AlertWordQueries).list(otherRealmId, u.id)).toEqual([]);
+
+    await uow.run((tx) => tx.alertWords.remove(otherRealmId, u.id, ['zeta']));
+    await uow.run((tx) => tx.alertWords.remove(realmId, u.id, []));
+    await uow.run((tx) => tx.alertWords.remove(realmId, u.id, ['zeta', 'mid', 'unknown']));
+    expect(await uow.run((tx) => tx.alertWords.list(realmId, u.id))).toEqual(['alpha', 'beta']);
+    const [row] = await ds.query(`SELECT realm_id, user_id, word, lower_word FROM alert_words WHERE user_id = $1 ORDER BY id LIMIT 1`, [u.id]);
+    expect(row).toEqual({ realm_id: realmId, user_id: u.id, word: 'alpha', lower_word: 'alpha' });
+  });
+});
