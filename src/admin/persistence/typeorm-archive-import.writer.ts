@@ -9,6 +9,26 @@ const RECIPIENT_CHANNEL = 2;
 const RECIPIENT_DIRECT = 3;
 const quote = (c: string) => `"${c.replace(/"/g, '""')}"`;
 
+/** The rows its statements return (every id here is an int4 serial). */
+interface ColumnNameRow {
+  column_name: string;
+}
+interface IdRow {
+  id: number;
+}
+interface NamedIdRow {
+  id: number;
+  name: string;
+}
+interface ChannelRecipientRow {
+  channel_id: number;
+  id: number;
+}
+interface DirectRecipientRow {
+  participant_key: string;
+  id: number;
+}
+
 /** The import's writes on its transaction; each statement takes its rows as one JSON array. */
 export class TypeOrmArchiveImportWriter extends ArchiveImportWriter {
   private readonly columns = new Map<string, Set<string>>();
@@ -21,7 +41,7 @@ export class TypeOrmArchiveImportWriter extends ArchiveImportWriter {
     if (!TABLES.has(table)) throw new Error(`not an import table: ${table}`);
     let cols = this.columns.get(table);
     if (cols === undefined) {
-      const rows: { column_name: string }[] = await this.em.query(
+      const rows: ColumnNameRow[] = await this.em.query(
         `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
         [table],
       );
@@ -34,7 +54,7 @@ export class TypeOrmArchiveImportWriter extends ArchiveImportWriter {
   async allocateIds(table: ImportTable, n: number): Promise<number[]> {
     if (n === 0) return [];
     await this.columnsOf(table);
-    const rows: { id: number }[] = await this.em.query(
+    const rows: IdRow[] = await this.em.query(
       `SELECT nextval(pg_get_serial_sequence($1, 'id'))::int AS id FROM generate_series(1, $2) ORDER BY 1`,
       [table, n],
     );
@@ -64,17 +84,17 @@ export class TypeOrmArchiveImportWriter extends ArchiveImportWriter {
   }
 
   async userIdByEmail(realmId: number, email: string): Promise<number | null> {
-    const [row] = await this.em.query(`SELECT id FROM users WHERE realm_id = $1 AND lower(delivery_email) = lower($2)`, [realmId, email]);
-    return row?.id ?? null;
+    const rows: IdRow[] = await this.em.query(`SELECT id FROM users WHERE realm_id = $1 AND lower(delivery_email) = lower($2)`, [realmId, email]);
+    return rows.length === 0 ? null : rows[0].id;
   }
 
   async systemGroupIds(realmId: number): Promise<Map<string, number>> {
-    const rows: { id: number; name: string }[] = await this.em.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [realmId]);
+    const rows: NamedIdRow[] = await this.em.query(`SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`, [realmId]);
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
   async channelIdsByName(realmId: number): Promise<Map<string, number>> {
-    const rows: { id: number; name: string }[] = await this.em.query(`SELECT id, lower(name) AS name FROM channels WHERE realm_id = $1`, [realmId]);
+    const rows: NamedIdRow[] = await this.em.query(`SELECT id, lower(name) AS name FROM channels WHERE realm_id = $1`, [realmId]);
     return new Map(rows.map((r) => [r.name, r.id]));
   }
 
@@ -88,7 +108,7 @@ export class TypeOrmArchiveImportWriter extends ArchiveImportWriter {
        ON CONFLICT (type, type_id) DO NOTHING`,
       [realmId],
     );
-    const rows: { channel_id: number; id: number }[] = await this.em.query(
+    const rows: ChannelRecipientRow[] = await this.em.query(
       `SELECT c.id AS channel_id, r.id FROM channels c JOIN recipients r ON r.type = ${RECIPIENT_CHANNEL} AND r.type_id = c.id WHERE c.realm_id = $1`,
       [realmId],
     );
@@ -113,7 +133,7 @@ export class TypeOrmArchiveImportWriter extends ArchiveImportWriter {
        INSERT INTO recipients (realm_id, type, type_id) SELECT $1, ${RECIPIENT_DIRECT}, id FROM ins`,
       [realmId, keys],
     );
-    const rows: { participant_key: string; id: number }[] = await this.em.query(
+    const rows: DirectRecipientRow[] = await this.em.query(
       `SELECT g.participant_key, r.id FROM direct_message_groups g JOIN recipients r ON r.type = ${RECIPIENT_DIRECT} AND r.type_id = g.id
        WHERE g.realm_id = $1 AND g.participant_key = ANY($2::text[])`,
       [realmId, keys],

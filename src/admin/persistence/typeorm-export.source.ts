@@ -1,6 +1,68 @@
+import type { Role } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { type ExportRecord, type ExportSection, OrganizationExportSource } from '../application/admin.ports.js';
+
+/*
+ * The rows of each section's query, as the export writes them (JSON) and the import reads them
+ * back (ImportedUser …). Type aliases, not interfaces, so that they are the plain records the
+ * port's ExportRecord carries.
+ */
+type ExportedUserRow = {
+  id: number;
+  email: string;
+  full_name: string;
+  role: Role;
+  is_active: boolean;
+  is_bot: boolean;
+  is_system_bot: boolean;
+  bot_type: number | null;
+  date_joined: Date;
+  timezone: string;
+};
+type ExportedChannelRow = {
+  id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: boolean;
+  is_web_public: boolean;
+  history_public_to_subscribers: boolean;
+  is_archived: boolean;
+  date_created: Date;
+};
+type ExportedSubscriptionRow = {
+  id: number;
+  user_id: number;
+  channel_id: number;
+  active: boolean;
+  color: string;
+  is_muted: boolean;
+  pin_to_top: boolean;
+};
+type ExportedMessageRow = {
+  id: number;
+  sender_id: number;
+  channel_id: number | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  date_sent: Date;
+  sending_client: string;
+  last_edit_time: Date | null;
+  /** A direct message's participants; null for a channel message (and then left out of the record). */
+  direct_user_ids: number[] | null;
+  /** [user id, flags] of every user_messages row of the message (json). */
+  user_flags: [number, number][];
+};
+type SectionRow = ExportedUserRow | ExportedChannelRow | ExportedSubscriptionRow | ExportedMessageRow;
+
+/** The record of a row: a channel message's has no direct_user_ids. */
+function recordOf(row: SectionRow): ExportRecord['row'] {
+  if (!('direct_user_ids' in row) || row.direct_user_ids !== null) return row;
+  const { direct_user_ids: _none, ...channelMessage } = row;
+  return channelMessage;
+}
 
 /** Each section's query: rows of the organization after id $2, in id order, at most $3. */
 const SECTION_QUERIES: Record<ExportSection, string> = {
@@ -51,13 +113,10 @@ export class TypeOrmExportSource extends OrganizationExportSource {
 
   private async *section(runner: QueryRunner, section: ExportSection, realmId: number, batchSize: number): AsyncIterable<ExportRecord> {
     for (let last = 0; ; ) {
-      const rows: Record<string, unknown>[] = await runner.query(SECTION_QUERIES[section], [realmId, last, batchSize]);
-      for (const row of rows) {
-        if (row.direct_user_ids === null) delete row.direct_user_ids;
-        yield { section, row };
-      }
+      const rows: SectionRow[] = await runner.query(SECTION_QUERIES[section], [realmId, last, batchSize]);
+      for (const row of rows) yield { section, row: recordOf(row) };
       if (rows.length < batchSize) return;
-      last = rows[rows.length - 1].id as number;
+      last = rows[rows.length - 1].id;
     }
   }
 }

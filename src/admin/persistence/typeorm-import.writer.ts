@@ -1,6 +1,14 @@
-import { CHANNEL_GROUP_SETTING_NAMES } from '@app/domain/channels';
+import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from '@app/domain/channels';
 import type { EntityManager } from 'typeorm';
 import { type ImportedMessage, type ImportedSubscription, ImportWriter } from '../application/admin.ports.js';
+
+/** users.id, channels.id and messages.id are int4 serials. */
+interface IdRow {
+  id: number;
+}
+
+/** The `general` channel's permission groups, one column per setting (`<setting>_id AS "<setting>"`, int4). */
+type ChannelGroupIdsRow = Record<ChannelGroupSettingName, number>;
 
 /** The import's own writes, on the import's transaction. */
 export class TypeOrmImportWriter extends ImportWriter {
@@ -9,13 +17,13 @@ export class TypeOrmImportWriter extends ImportWriter {
   }
 
   async userIdByEmail(realmId: number, email: string): Promise<number | null> {
-    const [row] = await this.em.query(`SELECT id FROM users WHERE realm_id = $1 AND lower(delivery_email) = lower($2)`, [realmId, email]);
-    return row?.id ?? null;
+    const rows: IdRow[] = await this.em.query(`SELECT id FROM users WHERE realm_id = $1 AND lower(delivery_email) = lower($2)`, [realmId, email]);
+    return rows.length === 0 ? null : rows[0].id;
   }
 
   async channelIdByName(realmId: number, name: string): Promise<number | null> {
-    const [row] = await this.em.query(`SELECT id FROM channels WHERE realm_id = $1 AND lower(name) = lower($2)`, [realmId, name]);
-    return row?.id ?? null;
+    const rows: IdRow[] = await this.em.query(`SELECT id FROM channels WHERE realm_id = $1 AND lower(name) = lower($2)`, [realmId, name]);
+    return rows.length === 0 ? null : rows[0].id;
   }
 
   async setAccountState(userId: number, s: { isActive: boolean; dateJoined: Date; timezone: string }): Promise<void> {
@@ -30,8 +38,11 @@ export class TypeOrmImportWriter extends ImportWriter {
 
   async channelGroupIds(realmId: number): Promise<Record<string, number>> {
     const columns = CHANNEL_GROUP_SETTING_NAMES.map((n) => `${n}_id AS "${n}"`).join(', ');
-    const [row] = await this.em.query(`SELECT ${columns} FROM channels WHERE realm_id = $1 AND name = 'general' ORDER BY id LIMIT 1`, [realmId]);
-    return row;
+    const rows: ChannelGroupIdsRow[] = await this.em.query(
+      `SELECT ${columns} FROM channels WHERE realm_id = $1 AND name = 'general' ORDER BY id LIMIT 1`,
+      [realmId],
+    );
+    return rows[0];
   }
 
   async setArchived(channelId: number): Promise<void> {
@@ -48,7 +59,7 @@ export class TypeOrmImportWriter extends ImportWriter {
   }
 
   async insertMessage(realmId: number, recipientId: number, m: ImportedMessage): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: IdRow[] = await this.em.query(
       `INSERT INTO messages (realm_id, sender_id, recipient_id, channel_id, topic, content, rendered_content, date_sent, sending_client, last_edit_time)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
       [realmId, m.sender_id, recipientId, m.channel_id, m.topic ?? '', m.content, m.rendered_content ?? '', m.date_sent, m.sending_client ?? 'import', m.last_edit_time ?? null],

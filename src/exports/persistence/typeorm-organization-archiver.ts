@@ -7,7 +7,35 @@ import { ServerConfig } from '../../shared/config/server-config.js';
 import { OrganizationArchiver } from '../application/realm-exports.ports.js';
 import { packArchive, TableFile } from '../infrastructure/archive-files.js';
 
-type Row = Record<string, unknown>;
+/**
+ * A row of `SELECT *` on a table the archive holds whole: written to the archive as it is, so
+ * the export needs no list of each table's columns (a migration adding one exports it too).
+ * Where the archiver reads fields, the row type names them (ExportedUserRow …).
+ */
+type ExportedRow = Readonly<Record<string, unknown>>;
+/** A users row: the columns the archiver scrubs or decides by. */
+type ExportedUserRow = ExportedRow & {
+  id: number;
+  delivery_email: string;
+  password_hash: string | null;
+  api_key: string;
+  is_bot: boolean;
+  allow_private_data_export: boolean;
+  /** smallint; VISIBILITY_NOBODY hides the address. */
+  email_address_visibility: number;
+};
+type ExportedMessageRow = ExportedRow & { id: number };
+type ExportedAttachmentRow = ExportedRow & { path_id: string };
+type ExportedAttachmentLinkRow = ExportedRow & { attachment_id: number; message_id: number };
+interface OrganizationRow {
+  id: number;
+  string_id: string;
+  name: string;
+}
+/** realm_emoji.file_name (the query takes only rows that have one). */
+interface EmojiFileRow {
+  file_name: string;
+}
 const BATCH = 1000;
 /** users.email_address_visibility: nobody (Zulip's EMAIL_ADDRESS_VISIBILITY_NOBODY). */
 const VISIBILITY_NOBODY = 4;
@@ -56,7 +84,7 @@ export class TypeOrmOrganizationArchiver extends OrganizationArchiver {
       await mkdir(join(dir, 'uploads'));
       await mkdir(join(dir, 'emoji'));
       const counts = await this.writeTables(runner, dir, o.realmId, o.type);
-      const [realm] = await runner.query(`SELECT id, string_id, name FROM realms WHERE id = $1`, [o.realmId]);
+      const [realm]: OrganizationRow[] = await runner.query(`SELECT id, string_id, name FROM realms WHERE id = $1`, [o.realmId]);
       await runner.query('COMMIT');
       open = false;
       const manifest: ArchiveManifest = {
@@ -79,14 +107,15 @@ export class TypeOrmOrganizationArchiver extends OrganizationArchiver {
 
   private async writeTables(q: QueryRunner, dir: string, realmId: number, type: ExportType): Promise<Partial<Record<ArchiveTable, number>>> {
     const counts: Partial<Record<ArchiveTable, number>> = {};
-    const whole = async (table: ArchiveTable, sql: string, map: (r: Row) => Row = (r) => r) => {
+    const whole = async <R extends ExportedRow>(table: ArchiveTable, sql: string, map: (r: R) => ExportedRow = (r) => r) => {
+      const rows: R[] = await q.query(sql, [realmId]);
       const file = await TableFile.create(join(dir, `${table}.json`));
-      await file.add(((await q.query(sql, [realmId])) as Row[]).map(map));
+      await file.add(rows.map(map));
       await file.close();
       counts[table] = file.rows;
     };
     await whole('realm', `SELECT * FROM realms WHERE id = $1`);
-    await whole('users', `SELECT * FROM users WHERE realm_id = $1 ORDER BY id`, (u) => this.scrubUser(u, type));
+    await whole<ExportedUserRow>('users', `SELECT * FROM users WHERE realm_id = $1 ORDER BY id`, (u) => this.scrubUser(u, type));
     await whole('user_groups', `SELECT * FROM user_groups WHERE realm_id = $1 ORDER BY id`);
     await whole('user_group_members', `SELECT * FROM user_group_members WHERE realm_id = $1 ORDER BY group_id, user_id`);
     await whole('user_group_subgroups', `SELECT * FROM user_group_subgroups WHERE realm_id = $1 ORDER BY supergroup_id, subgroup_id`);
@@ -96,12 +125,12 @@ export class TypeOrmOrganizationArchiver extends OrganizationArchiver {
     await this.copyEmoji(q, dir, realmId);
     const attachmentIds = await this.writeMessages(q, dir, realmId, type, counts);
     const attachments = `SELECT * FROM attachments WHERE realm_id = $1 ${type === 'full_without_consent' ? '' : 'AND id = ANY($2)'} ORDER BY id`;
-    const rows: Row[] = await q.query(attachments, type === 'full_without_consent' ? [realmId] : [realmId, [...attachmentIds]]);
+    const rows: ExportedAttachmentRow[] = await q.query(attachments, type === 'full_without_consent' ? [realmId] : [realmId, [...attachmentIds]]);
     const file = await TableFile.create(join(dir, 'attachments.json'));
     await file.add(rows);
     await file.close();
     counts.attachments = file.rows;
-    for (const a of rows) await this.copyIn(join(this.config.uploadsDir, String(a.path_id)), join(dir, 'uploads', String(a.path_id)));
+    for (const a of rows) await this.copyIn(join(this.config.uploadsDir, a.path_id), join(dir, 'uploads', a.path_id));
     return counts;
   }
 
@@ -111,7 +140,7 @@ export class TypeOrmOrganizationArchiver extends OrganizationArchiver {
     const files = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await TableFile.create(join(dir, `${t}.json`))] as const)));
     const attachmentIds = new Set<number>();
     for (let last = 0; ; ) {
-      const messages: Row[] = await q.query(
+      const messages: ExportedMessageRow[] = await q.query(
         `SELECT m.*, CASE WHEN m.channel_id IS NULL THEN
            (SELECT array_agg(g.user_id ORDER BY g.user_id) FROM recipients r JOIN direct_message_group_members g ON g.group_id = r.type_id
             WHERE r.id = m.recipient_id AND r.type = 3) END AS direct_user_ids
@@ -119,13 +148,17 @@ export class TypeOrmOrganizationArchiver extends OrganizationArchiver {
         [realmId, last],
       );
       if (messages.length === 0) break;
-      const ids = messages.map((m) => m.id as number);
+      const ids = messages.map((m) => m.id);
       await files.messages.add(messages);
       const userMessages = USER_MESSAGES_OF[type];
-      if (userMessages !== null) await files.user_messages.add(await q.query(userMessages, [ids]));
-      await files.reactions.add(await q.query(`SELECT * FROM reactions WHERE message_id = ANY($1) ORDER BY id`, [ids]));
-      const links: Row[] = await q.query(`SELECT * FROM attachment_messages WHERE message_id = ANY($1)`, [ids]);
-      for (const l of links) attachmentIds.add(l.attachment_id as number);
+      if (userMessages !== null) {
+        const userMessageRows: ExportedRow[] = await q.query(userMessages, [ids]);
+        await files.user_messages.add(userMessageRows);
+      }
+      const reactions: ExportedRow[] = await q.query(`SELECT * FROM reactions WHERE message_id = ANY($1) ORDER BY id`, [ids]);
+      await files.reactions.add(reactions);
+      const links: ExportedAttachmentLinkRow[] = await q.query(`SELECT * FROM attachment_messages WHERE message_id = ANY($1)`, [ids]);
+      for (const l of links) attachmentIds.add(l.attachment_id);
       await files.attachment_messages.add(links);
       if (messages.length < BATCH) break;
       last = ids[ids.length - 1];
@@ -137,23 +170,23 @@ export class TypeOrmOrganizationArchiver extends OrganizationArchiver {
     return attachmentIds;
   }
 
-  private scrubUser(u: Row, type: ExportType): Row {
+  private scrubUser(u: ExportedUserRow, type: ExportType): ExportedRow {
     const { password_hash: _hash, api_key: _key, ...user } = u;
-    const consents = type === 'full_with_consent' && user.allow_private_data_export === true;
-    if (type !== 'full_without_consent' && !consents && user.email_address_visibility === VISIBILITY_NOBODY && user.is_bot !== true) {
+    const consents = type === 'full_with_consent' && user.allow_private_data_export;
+    if (type !== 'full_without_consent' && !consents && user.email_address_visibility === VISIBILITY_NOBODY && !user.is_bot) {
       user.delivery_email = `user${user.id}@${this.config.fakeEmailDomain}`;
     }
     return user;
   }
 
   private async copyEmoji(q: QueryRunner, dir: string, realmId: number): Promise<void> {
-    const rows: { file_name: string | null }[] = await q.query(`SELECT file_name FROM realm_emoji WHERE realm_id = $1 AND file_name IS NOT NULL`, [realmId]);
+    const rows: EmojiFileRow[] = await q.query(`SELECT file_name FROM realm_emoji WHERE realm_id = $1 AND file_name IS NOT NULL`, [realmId]);
     const images = join(this.config.uploadsDir, 'avatars', String(realmId), 'emoji', 'images');
     for (const r of rows) {
-      if (!/^[\w.-]+$/.test(r.file_name!) || r.file_name!.startsWith('.')) continue;
-      await this.copyIn(join(images, r.file_name!), join(dir, 'emoji', r.file_name!));
+      if (!/^[\w.-]+$/.test(r.file_name) || r.file_name.startsWith('.')) continue;
+      await this.copyIn(join(images, r.file_name), join(dir, 'emoji', r.file_name));
       // The still image of an animated emoji, where there is one.
-      const still = `still/${r.file_name!.replace(/\.[^.]*$/, '')}.png`;
+      const still = `still/${r.file_name.replace(/\.[^.]*$/, '')}.png`;
       await this.copyIn(join(images, still), join(dir, 'emoji', still));
     }
   }

@@ -13,6 +13,17 @@ interface ClaimedRow {
   lease_token: string;
 }
 
+/** A users row's export consent (email_address_visibility is a smallint). */
+interface ConsentRow {
+  id: number;
+  allow_private_data_export: boolean;
+  email_address_visibility: number;
+}
+
+interface IdRow {
+  id: number;
+}
+
 /** Reads, and the worker's claims: each method one statement on the pool (its own transaction). */
 @Injectable()
 export class TypeOrmRealmExportQueries extends RealmExportQueries {
@@ -21,7 +32,7 @@ export class TypeOrmRealmExportQueries extends RealmExportQueries {
   }
 
   async consents(realmId: number): Promise<ExportConsent[]> {
-    const rows: { id: number; allow_private_data_export: boolean; email_address_visibility: number }[] = await this.ds.query(
+    const rows: ConsentRow[] = await this.ds.query(
       `SELECT id, allow_private_data_export, email_address_visibility FROM users WHERE realm_id = $1 AND is_active AND NOT is_bot ORDER BY id`,
       [realmId],
     );
@@ -57,7 +68,7 @@ export class TypeOrmRealmExportQueries extends RealmExportQueries {
   }
 
   async renewLease(id: number, leaseToken: string, leaseUntil: Date): Promise<boolean> {
-    const rows = returnedRows<{ id: number }>(
+    const rows = returnedRows<IdRow>(
       await this.ds.query(`UPDATE realm_exports SET lease_until = $3 WHERE id = $1 AND lease_token = $2 AND status = 'started' RETURNING id`, [
         id,
         leaseToken,

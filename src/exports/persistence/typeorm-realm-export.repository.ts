@@ -10,6 +10,19 @@ const REQUEST_LOCK = 1_701_000_017;
 /** Messages a public export holds: those of public channels (a full one: all of them). */
 const PUBLIC_MESSAGES = `SELECT count(*)::int FROM messages m JOIN channels c ON c.id = m.channel_id AND NOT c.invite_only WHERE m.realm_id = $1`;
 
+/** requestFacts' one row: counts cast to int4, the upload total a bigint (a string). */
+interface RequestFactsRow {
+  recent: number;
+  messages: number;
+  upload_bytes: string;
+  consenting: boolean;
+  visible: boolean;
+}
+
+interface IdRow {
+  id: number;
+}
+
 export class TypeOrmRealmExportRepository extends RealmExportRepository {
   constructor(private readonly em: EntityManager) {
     super();
@@ -20,7 +33,7 @@ export class TypeOrmRealmExportRepository extends RealmExportRepository {
   }
 
   async requestFacts(realmId: number, type: ExportType, since: Date) {
-    const [row] = await this.em.query(
+    const [row]: RequestFactsRow[] = await this.em.query(
       `SELECT
          (SELECT count(*)::int FROM realm_exports WHERE realm_id = $1 AND date_requested >= $2) AS recent,
          (${type === 'public' ? PUBLIC_MESSAGES : `SELECT count(*)::int FROM messages WHERE realm_id = $1`}) AS messages,
@@ -39,7 +52,7 @@ export class TypeOrmRealmExportRepository extends RealmExportRepository {
   }
 
   async insert(e: { realmId: number; actingUserId: number; type: ExportType; now: Date }): Promise<number> {
-    const [row] = await this.em.query(
+    const [row]: IdRow[] = await this.em.query(
       `INSERT INTO realm_exports (realm_id, acting_user_id, export_type, date_requested) VALUES ($1, $2, $3, $4) RETURNING id`,
       [e.realmId, e.actingUserId, e.type, e.now],
     );
@@ -68,7 +81,7 @@ export class TypeOrmRealmExportRepository extends RealmExportRepository {
   }
 
   async adminIds(realmId: number): Promise<number[]> {
-    const rows: { id: number }[] = await this.em.query(
+    const rows: IdRow[] = await this.em.query(
       `SELECT id FROM users WHERE realm_id = $1 AND role IN (100, 200) AND is_active AND NOT is_bot ORDER BY id`,
       [realmId],
     );
@@ -80,7 +93,7 @@ export class TypeOrmRealmExportRepository extends RealmExportRepository {
     leaseToken: string,
     o: { status: 'succeeded' | 'failed'; now: Date; path?: string; size?: number; error?: string },
   ): Promise<boolean> {
-    const rows = returnedRows<{ id: number }>(
+    const rows = returnedRows<IdRow>(
       await this.em.query(
         `UPDATE realm_exports SET status = $3, lease_token = NULL, lease_until = NULL,
            date_succeeded = CASE WHEN $3 = 'succeeded' THEN $4::timestamptz END,
