@@ -163,7 +163,7 @@ export class MessageSender {
   /** Stores a channel message, queues its event, then the topic visibility it changes. */
   private async storeChannelMessage(tx: Tx, actor: Actor, p: Extract<PreparedSend, { kind: 'channel' }>, req: SendRequest, now: Date): Promise<SendResult> {
     const { message, channel, sender } = p;
-    const rows = await tx.messages.add(message, { firstInChannel: true });
+    const rows = await tx.messages.add(message);
     await claimAttachments(tx, actor, message.id, p.attachments);
     tx.afterCommit([newMessageEvent(message, { realmStringId: p.ctx.realm.stringId, sender, to: { channel }, rows, localEcho: localEchoOf(req) })]);
     const result: SendResult = { id: message.id };

@@ -41,10 +41,11 @@ export abstract class MessageRepository {
   /** The message, row-locked for the rest of the transaction. */
   abstract getForUpdate(realmId: number, messageId: number): Promise<Message | null>;
   /**
-   * Stores a new message and its recipients' rows (its flag plan) in one statement, and with
-   * `firstInChannel` its channel's first message if unset; identifies it; returns the rows.
+   * Stores a new message and its recipients' rows (its flag plan) in one statement, and for a
+   * channel message its channel's first message if unset (Zulip's do_send_messages, whoever
+   * sends: the Notification Bot's creation notice too); identifies it; returns the rows.
    */
-  abstract add(message: Message, o?: { firstInChannel?: boolean }): Promise<UserMessageRow[]>;
+  abstract add(message: Message): Promise<UserMessageRow[]>;
   /**
    * Stores many direct notices at once (two statements whatever their number): each goes to a
    * different conversation of its sender and one user, read for the sender. Identifies them;

@@ -104,12 +104,12 @@ export class TypeOrmMessageRepository extends MessageRepository {
     return row ? toDomain(row) : null;
   }
 
-  async add(message: Message, o: { firstInChannel?: boolean } = {}): Promise<UserMessageRow[]> {
+  async add(message: Message): Promise<UserMessageRow[]> {
     const f = message.pendingFlagPlan();
     const m = message.snapshot();
     const audience = f.audience.kind === 'channel' ? f.audience.channelId : f.audience.userIds;
     const widget = message.pendingWidget();
-    // One statement: the message, its channel's first message if unset ($1), every recipient's
+    // One statement: the message, its channel's first message if unset ($1: a channel message), every recipient's
     // row, and a widget's first submessage ($22, only for a widget message).
     const [row]: AddedMessageRow[] = await this.em.query(
       `WITH ins AS (
@@ -129,7 +129,7 @@ export class TypeOrmMessageRepository extends MessageRepository {
          widget === null ? '' : ', (SELECT id FROM widget) AS widget_id'
        }`,
       [
-        o.firstInChannel === true && m.channelId !== null,
+        m.channelId !== null,
         f.senderId,
         f.senderRead,
         f.mentioned,

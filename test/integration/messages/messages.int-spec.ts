@@ -100,7 +100,7 @@ describe('TypeOrmMessageRepository', () => {
 
     const recipientId = await uow.run((tx) => tx.conversations.channelRecipient(realmId, channelId));
     const message = channelNotice(realmId, t.owner.id, { channelId, recipientId, topic: 'news' }, 'we deploy today', { alsoReadBy: [member.id] });
-    const rows = await repo((r) => r.add(message, { firstInChannel: true }));
+    const rows = await repo((r) => r.add(message));
 
     expect(message.id).toBeGreaterThan(0);
     const expected = [
@@ -121,7 +121,7 @@ describe('TypeOrmMessageRepository', () => {
 
     // A later message leaves the channel's first message alone.
     const later = channelNotice(realmId, t.owner.id, { channelId, recipientId, topic: 'news' }, 'again');
-    await repo((r) => r.add(later, { firstInChannel: true }));
+    await repo((r) => r.add(later));
     expect(await t.sql(`SELECT first_message_id FROM channels WHERE id = $1`, [channelId])).toEqual([{ first_message_id: message.id }]);
   });
 
