@@ -1,7 +1,8 @@
-import { DataSource } from 'typeorm';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { DataSource } from 'typeorm';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { TypeOrmRealmLifecycleRepository } from '../../../src/realm/persistence/typeorm-realm-lifecycle.repository.js';
-import { TestApp } from '../../support/test-app.js';
+import { startAdapterSuite } from '../../support/adapter-suite.js';
+import type { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -9,12 +10,7 @@ let ds: DataSource;
 let realmId: number;
 let otherRealmId: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
-  realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
-  await t.createOrganization('other', 'other-owner@example.com');
-  otherRealmId = (await ds.query(`SELECT id FROM realms WHERE string_id = 'other'`))[0].id;
+  ({ t, uow, ds, realmId, otherRealmId } = await startAdapterSuite());
 });
 afterAll(() => t.close());
 

@@ -1,21 +1,15 @@
-import { DataSource } from 'typeorm';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { BotStorageQueries } from '../../../src/users/application/bot-storage.ports.js';
 import { TypeOrmBotStorageQueries, TypeOrmBotStorageRepository } from '../../../src/users/persistence/typeorm-bot-storage.repository.js';
-import { TestApp } from '../../support/test-app.js';
+import { startAdapterSuite } from '../../support/adapter-suite.js';
+import type { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
-let ds: DataSource;
 let realmId: number;
 let otherRealmId: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
-  realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
-  await t.createOrganization('other', 'other-owner@example.com');
-  otherRealmId = (await ds.query(`SELECT id FROM realms WHERE string_id = 'other'`))[0].id;
+  ({ t, uow, realmId, otherRealmId } = await startAdapterSuite());
 });
 afterAll(() => t.close());
 

@@ -1,8 +1,9 @@
-import { DataSource } from 'typeorm';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { DataSource } from 'typeorm';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { SessionQueries } from '../../../src/users/application/session.ports.js';
 import { TypeOrmSessionQueries, TypeOrmSessionRepository } from '../../../src/users/persistence/typeorm-session.repository.js';
-import { TestApp } from '../../support/test-app.js';
+import { startAdapterSuite } from '../../support/adapter-suite.js';
+import type { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -10,12 +11,7 @@ let ds: DataSource;
 let realmId: number;
 let otherRealmId: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
-  realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
-  await t.createOrganization('other', 'other-owner@example.com');
-  otherRealmId = (await ds.query(`SELECT id FROM realms WHERE string_id = 'other'`))[0].id;
+  ({ t, uow, ds, realmId, otherRealmId } = await startAdapterSuite());
 });
 afterAll(() => t.close());
 

@@ -1,9 +1,10 @@
 import { DomainError } from '@app/domain/shared';
-import { DataSource } from 'typeorm';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { DataSource } from 'typeorm';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import type { NewUser } from '../../../src/users/application/user.ports.js';
 import { TypeOrmUserRepository } from '../../../src/users/persistence/typeorm-user.repository.js';
-import { TestApp } from '../../support/test-app.js';
+import { startAdapterSuite } from '../../support/adapter-suite.js';
+import type { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -11,12 +12,7 @@ let ds: DataSource;
 let realmId: number;
 let otherRealmId: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
-  realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
-  await t.createOrganization('other', 'other-owner@example.com');
-  otherRealmId = (await ds.query(`SELECT id FROM realms WHERE string_id = 'other'`))[0].id;
+  ({ t, uow, ds, realmId, otherRealmId } = await startAdapterSuite());
 });
 afterAll(() => t.close());
 
