@@ -64,6 +64,9 @@ export class InitialChannels extends OrganizationChannels {
     const channelIds = [...(await tx.channels.defaultChannelIds(realmId))].sort((a, b) => a - b);
     const { joined } = joinChannels([userId], channelIds, new Map(), new Map(), new Map());
     await tx.subscriptions.save(realmId, joined);
+    // The organization is being created in this transaction: no event queue can be registered
+    // in it yet, so the subscriptions' events have no reader (register reads them from the rows).
+    for (const s of joined) s.pullEvents();
   }
 }
 

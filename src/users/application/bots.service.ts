@@ -12,13 +12,15 @@ import {
   type Role,
 } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import type { ClientEvent } from '../../shared/application/client-event.js';
-import { toEveryone } from '../../shared/application/client-event.js';
+import { type ClientEvent, toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { Secrets } from '../../shared/application/secrets.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { type BotChange, type BotChannel, BotChannels, type BotRecord, type StoredBot } from './bot.ports.js';
-import { avatarUrl } from './user.views.js';
+import { type BotAudience, botAddedEvent, botOwnersAmong, botOwnerUserIds, userChangeEvents } from './user.events.js';
+import { botAvatarUrl } from './user.views.js';
+
+/** Kept where the context's index and the bots controller import them from. */
 
 export interface BotUpdate {
   fullName?: string;
@@ -30,35 +32,6 @@ export interface BotUpdate {
 }
 
 type Payload = Record<string, unknown> & { type: string };
-
-/** A bot's avatar: uploaded, or the Gravatar of its address (a bot's address is its email). */
-export const botAvatarUrl = (b: Pick<BotRecord, 'email' | 'avatarVersion' | 'avatarPath'>): string =>
-  avatarUrl({ deliveryEmail: b.email, avatarVersion: b.avatarVersion, avatarPath: b.avatarPath });
-
-/** A bot as realm_bots and realm_bot `add` show it (`owner_id` always present; the add event drops a null one). */
-export function presentBot(b: BotRecord): Record<string, unknown> {
-  return {
-    email: b.email,
-    user_id: b.id,
-    full_name: b.fullName,
-    bot_type: b.botType,
-    is_active: b.isActive,
-    api_key: b.apiKey,
-    default_sending_stream: b.defaultSendingStream,
-    default_events_register_stream: b.defaultEventsRegisterStream,
-    default_all_public_streams: b.defaultAllPublicStreams,
-    owner_id: b.ownerId,
-    avatar_url: botAvatarUrl(b),
-    // Outgoing-webhook and embedded services are not modelled by this server.
-    services: [],
-  };
-}
-
-/** Zulip's created_bot_event. */
-export function botAddedEvent(b: BotRecord): Payload {
-  const { owner_id, ...bot } = presentBot(b);
-  return { type: 'realm_bot', op: 'add', bot: owner_id === null ? bot : { ...bot, owner_id } };
-}
 
 /** Bot management: GET/PATCH/DELETE /bots/{id}, api_key regeneration, the realm_bots section. */
 @Injectable()
@@ -105,11 +78,11 @@ export class BotsService {
     return this.uow.run((tx) => this.listShown(tx, actor.realmId, isAdmin(actor.role) ? {} : { ownerId: actor.userId }));
   }
 
-  /** Zulip's bot_owner_user_ids: the owner, plus the human administrators unless a default channel is private. */
-  private async botOwnerUserIds(tx: Tx, realmId: number, b: BotRecord): Promise<number[]> {
-    const ids = new Set<number>(b.hasPrivateDefaultChannel ? [] : await tx.bots.humanAdminIds(realmId));
-    if (b.ownerId !== null) ids.add(b.ownerId);
-    return [...ids];
+  /** A bot as it is now, with the users whose realm_bots list it. */
+  async audience(tx: Tx, realmId: number, botId: number): Promise<BotAudience> {
+    const bot = await this.findShown(tx, realmId, botId);
+    if (bot === null) throw noSuchBot();
+    return { bot, owners: await botOwnerUserIds(tx, realmId, bot) };
   }
 
   private async load(tx: Tx, actor: Actor, botId: number) {
@@ -131,15 +104,11 @@ export class BotsService {
     return this.uow.run(async (tx) => {
       const user = await this.load(tx, actor, botId);
       const before = (await this.findShown(tx, actor.realmId, botId))!;
-      const everyone: Payload[] = [];
-      const toOwners: Record<string, unknown>[] = [];
       if (u.fullName !== undefined) {
         const fullName = checkFullName(u.fullName);
         if (fullName !== before.fullName) {
           if (await tx.users.activeUserNamed(actor.realmId, fullName)) throw badRequest('Name is already in use.');
           user.rename(fullName);
-          everyone.push({ type: 'realm_user', op: 'update', person: { user_id: botId, full_name: fullName } });
-          toOwners.push({ full_name: fullName });
         }
       }
       if (u.role !== undefined && u.role !== user.role) {
@@ -148,7 +117,6 @@ export class BotsService {
         const s = user.snapshot();
         const full = isFullMember(s.role, s.dateJoined, realm.waitingPeriodThreshold, this.clock.now());
         await tx.groups.setSystemGroupMemberships(actor.realmId, botId, directSystemGroupsFor(s.role, full));
-        everyone.push({ type: 'realm_user', op: 'update', person: { user_id: botId, role: s.role } });
       }
       await tx.users.save(user);
 
@@ -168,13 +136,12 @@ export class BotsService {
       await tx.bots.update(actor.realmId, botId, change);
       const after = (await this.findShown(tx, actor.realmId, botId))!;
 
-      const events: ClientEvent[] = [...toEveryone(actor.realmId, everyone)];
-      const owners = await this.botOwnerUserIds(tx, actor.realmId, after);
+      const owners = await botOwnerUserIds(tx, actor.realmId, after);
+      const events = userChangeEvents(actor.realmId, user.pullEvents(), { bot: after, owners });
       const bot = (fields: Record<string, unknown>) => ({ type: 'realm_bot', op: 'update', bot: { user_id: botId, ...fields } });
       const send = (event: Payload, userIds: readonly number[]) => {
         if (userIds.length > 0) events.push({ realmId: actor.realmId, event, userIds });
       };
-      for (const fields of toOwners) send(bot(fields), owners);
       if (newOwner !== null) events.push(...(await this.ownerChangeEvents(tx, actor.realmId, before, after, owners)));
       if (u.defaultSendingStream !== undefined) send(bot({ default_sending_stream: after.defaultSendingStream }), owners);
       if (u.defaultEventsRegisterStream !== undefined) {
@@ -218,15 +185,7 @@ export class BotsService {
       if (!user.isActive) return;
       user.deactivate();
       await tx.users.save(user);
-      const bot = (await this.findShown(tx, actor.realmId, botId))!;
-      tx.afterCommit([
-        ...toEveryone(actor.realmId, [{ type: 'realm_user', op: 'update', person: { user_id: botId, is_active: false } }]),
-        {
-          realmId: actor.realmId,
-          event: { type: 'realm_bot', op: 'update', bot: { user_id: botId, is_active: false } },
-          userIds: await this.botOwnerUserIds(tx, actor.realmId, bot),
-        },
-      ]);
+      tx.afterCommit(userChangeEvents(actor.realmId, user.pullEvents(), await this.audience(tx, actor.realmId, botId)));
     });
   }
 
@@ -245,32 +204,22 @@ export class BotsService {
     return this.uow.run(async (tx) => {
       await this.load(tx, actor, botId);
       await tx.bots.update(actor.realmId, botId, { apiKey });
-      const bot = (await this.findShown(tx, actor.realmId, botId))!;
-      tx.afterCommit([
-        {
-          realmId: actor.realmId,
-          event: { type: 'realm_bot', op: 'update', bot: { user_id: botId, api_key: apiKey } },
-          userIds: await this.botOwnerUserIds(tx, actor.realmId, bot),
-        },
-      ]);
+      const { owners } = await this.audience(tx, actor.realmId, botId);
+      tx.afterCommit([{ realmId: actor.realmId, event: { type: 'realm_bot', op: 'update', bot: { user_id: botId, api_key: apiKey } }, userIds: owners }]);
       return apiKey;
     });
   }
 
-  /** Bots deactivated with their owner (Zulip's cascade): realm_user and realm_bot updates per bot. */
+  /**
+   * Bots deactivated with their owner (Zulip's cascade, one statement, no aggregate loaded): each
+   * is announced as its own deactivation is, realm_user and realm_bot updates bot by bot.
+   */
   async botsDeactivated(tx: Tx, realmId: number, botIds: readonly number[]): Promise<ClientEvent[]> {
     if (botIds.length === 0) return [];
     const wanted = new Set(botIds);
     const bots = (await this.listShown(tx, realmId, {})).filter((b) => wanted.has(b.id));
     const admins = await tx.bots.humanAdminIds(realmId);
-    const events: ClientEvent[] = [];
-    for (const b of bots) {
-      events.push(...toEveryone(realmId, [{ type: 'realm_user', op: 'update', person: { user_id: b.id, is_active: false } }]));
-      const owners = new Set<number>(b.hasPrivateDefaultChannel ? [] : admins);
-      if (b.ownerId !== null) owners.add(b.ownerId);
-      events.push({ realmId, event: { type: 'realm_bot', op: 'update', bot: { user_id: b.id, is_active: false } }, userIds: [...owners] });
-    }
-    return events;
+    return bots.flatMap((bot) => userChangeEvents(realmId, [{ type: 'deactivated', userId: bot.id }], { bot, owners: botOwnersAmong(bot, admins) }));
   }
 
   /** Zulip's do_change_avatar_fields for a bot: its new avatar URL, for its owners (a non-bot: none). */
@@ -278,13 +227,12 @@ export class BotsService {
     const bot = await this.findShown(tx, realmId, userId);
     if (bot === null) return [];
     const event = { type: 'realm_bot', op: 'update', bot: { user_id: userId, avatar_url: botAvatarUrl(bot) } };
-    return [{ realmId, event, userIds: await this.botOwnerUserIds(tx, realmId, bot) }];
+    return [{ realmId, event, userIds: await botOwnerUserIds(tx, realmId, bot) }];
   }
 
-  /** The realm_bot `add` event of a bot just created or reactivated, for its owners. */
+  /** The realm_bot `add` event of a bot just created, for its owners. */
   async botAdded(tx: Tx, realmId: number, botId: number): Promise<ClientEvent[]> {
-    const bot = await this.findShown(tx, realmId, botId);
-    if (bot === null) throw noSuchBot();
-    return [{ realmId, event: botAddedEvent(bot), userIds: await this.botOwnerUserIds(tx, realmId, bot) }];
+    const { bot, owners } = await this.audience(tx, realmId, botId);
+    return [{ realmId, event: botAddedEvent(bot), userIds: owners }];
   }
 }

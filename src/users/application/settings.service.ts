@@ -29,6 +29,7 @@ import { passwordStamp } from './sessions.service.js';
 import { type AccountState, UserSettingsQueries } from './user-settings.ports.js';
 import { PresenceSettingEffects } from './user.ports.js';
 import { avatarChangeEvent, bulkSettingEvents, personUpdate, settingChangeEvents } from './user-settings.events.js';
+import { userChangeEvents } from './user.events.js';
 
 export interface TargetUsers {
   userIds: number[];
@@ -121,9 +122,10 @@ export class SettingsService {
     }
     const user = (await tx.users.getForUpdate(realm.id, me.userId))!;
     user.rename(name);
-    if (user.pullEvents().length === 0) return;
+    const recorded = user.pullEvents();
+    if (recorded.length === 0) return;
     await tx.users.save(user);
-    tx.afterCommit(personUpdate(realm.id, { user_id: me.userId, full_name: name }, null));
+    tx.afterCommit(userChangeEvents(realm.id, recorded));
   }
 
   private async changeSettings(tx: Tx, me: AccountState, realm: RealmRecord, changes: SettingChange[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { avatarSourceOf, canSeeDeliveryEmail, clientComputesGravatar, type EmailViewer, isAdmin, isGuest, isOwner } from '@app/domain/users';
+import type { BotRecord } from './bot.ports.js';
 import type { UserGroupView, UserRecord } from './user.ports.js';
 import { presentGroupSetting } from '../../shared/application/group-setting-view.js';
 
@@ -42,6 +43,29 @@ export function avatarFields(u: AvatarFacts) {
     avatar_url: avatarUrl(u),
     avatar_url_medium: avatarUrl(u, true),
     avatar_version: u.avatarVersion,
+  };
+}
+
+/** A bot's avatar: uploaded, or the Gravatar of its address (a bot's address is its email). */
+export const botAvatarUrl = (b: Pick<BotRecord, 'email' | 'avatarVersion' | 'avatarPath'>): string =>
+  avatarUrl({ deliveryEmail: b.email, avatarVersion: b.avatarVersion, avatarPath: b.avatarPath });
+
+/** A bot as realm_bots and realm_bot `add` show it (`owner_id` always present; the add event drops a null one). */
+export function presentBot(b: BotRecord): Record<string, unknown> {
+  return {
+    email: b.email,
+    user_id: b.id,
+    full_name: b.fullName,
+    bot_type: b.botType,
+    is_active: b.isActive,
+    api_key: b.apiKey,
+    default_sending_stream: b.defaultSendingStream,
+    default_events_register_stream: b.defaultEventsRegisterStream,
+    default_all_public_streams: b.defaultAllPublicStreams,
+    owner_id: b.ownerId,
+    avatar_url: botAvatarUrl(b),
+    // Outgoing-webhook and embedded services are not modelled by this server.
+    services: [],
   };
 }
 

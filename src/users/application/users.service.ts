@@ -26,6 +26,7 @@ import { toEveryone } from '../../shared/application/client-event.js';
 import { Clock } from '../../shared/application/clock.js';
 import { PasswordHasher } from '../../shared/application/password-hasher.js';
 import { Secrets } from '../../shared/application/secrets.js';
+import { userChangeEvents } from './user.events.js';
 import { presentUser } from './user.views.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
@@ -209,7 +210,6 @@ export class UsersService {
   async updateUser(actor: Actor, userId: number, change: UserChange): Promise<void> {
     await this.uow.run(async (tx) => {
       const user = await this.loadForAdmin(tx, actor, userId, { allowBots: true, allowDeactivated: true });
-      const previousRole = user.role;
       if (change.role !== undefined && change.role !== user.role) {
         user.changeRole(actor, change.role, await tx.users.lockActiveHumanOwners(actor.realmId));
         const realm = await tx.realms.get(actor.realmId);
@@ -217,16 +217,14 @@ export class UsersService {
         const full = isFullMember(s.role, s.dateJoined, realm.waitingPeriodThreshold, this.clock.now());
         await tx.groups.setSystemGroupMemberships(actor.realmId, userId, directSystemGroupsFor(s.role, full));
       }
-      const before = user.snapshot();
       if (change.fullName !== undefined && change.fullName.trim() !== '') {
         user.rename(checkFullName(change.fullName));
       }
       await tx.users.save(user);
-      const after = user.snapshot();
-      const people: Record<string, unknown>[] = [];
-      if (change.role !== undefined && change.role !== previousRole) people.push({ user_id: userId, role: after.role });
-      if (after.fullName !== before.fullName) people.push({ user_id: userId, full_name: after.fullName });
-      await this.realmUserUpdates(tx, actor.realmId, people);
+      const recorded = user.pullEvents();
+      // Zulip's do_change_full_name: a bot's owners also get its realm_bot update.
+      const renamedBot = user.snapshot().isBot && recorded.some((e) => e.type === 'full_name_changed');
+      tx.afterCommit(userChangeEvents(actor.realmId, recorded, renamedBot ? await this.bots.audience(tx, actor.realmId, userId) : null));
       if (change.profileData !== undefined) await this.adminProfileData(tx, actor, userId, change.profileData);
     });
   }
@@ -238,12 +236,6 @@ export class UsersService {
     await this.profileData.update(tx, actor, userId, items.filter((i) => !empty(i.value)) as ProfileDataItem[]);
   }
 
-  /** `realm_user` `update` events, one per changed property, for every active user. */
-  private async realmUserUpdates(tx: Tx, realmId: number, people: Record<string, unknown>[]): Promise<void> {
-    if (people.length === 0) return;
-    tx.afterCommit(toEveryone(realmId, people.map((person) => ({ type: 'realm_user', op: 'update', person }))));
-  }
-
   /** DELETE /users/{id}: deactivates a human user and the bots they own. */
   async deactivateUser(actor: Actor, userId: number): Promise<void> {
     await this.uow.run(async (tx) => {
@@ -253,7 +245,7 @@ export class UsersService {
       const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, userId);
       // Zulip's do_deactivate_user: every browser session of the user ends.
       await tx.sessions.endForUser(actor.realmId, userId);
-      await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: false }]);
+      tx.afterCommit(userChangeEvents(actor.realmId, user.pullEvents()));
       tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
   }
@@ -268,7 +260,7 @@ export class UsersService {
       await tx.users.save(user);
       const botIds = await tx.users.deactivateBotsOwnedBy(actor.realmId, actor.userId);
       await tx.sessions.endForUser(actor.realmId, actor.userId);
-      await this.realmUserUpdates(tx, actor.realmId, [{ user_id: actor.userId, is_active: false }]);
+      tx.afterCommit(userChangeEvents(actor.realmId, user.pullEvents()));
       tx.afterCommit(await this.bots.botsDeactivated(tx, actor.realmId, botIds));
     });
   }
@@ -292,8 +284,9 @@ export class UsersService {
       }
       user.reactivate();
       await tx.users.save(user);
-      await this.realmUserUpdates(tx, actor.realmId, [{ user_id: userId, is_active: true }]);
-      if (s.isBot && !s.isActive) tx.afterCommit(await this.bots.botAdded(tx, actor.realmId, userId));
+      // A bot's owners get it back in their realm_bots only when it was deactivated.
+      const bot = s.isBot && !s.isActive ? await this.bots.audience(tx, actor.realmId, userId) : null;
+      tx.afterCommit(userChangeEvents(actor.realmId, user.pullEvents(), bot));
     });
   }
 

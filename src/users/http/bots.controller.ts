@@ -4,7 +4,8 @@ import { CurrentActor, Require } from '../../shared/auth/decorators.js';
 import { PathIntPipe } from '../../shared/http/path-params.js';
 import { ApiPost } from '../../shared/http/routes.js';
 import { ZulipParams } from '../../shared/http/params/index.js';
-import { botAvatarUrl, BotsService } from '../application/bots.service.js';
+import { BotsService } from '../application/bots.service.js';
+import { botAvatarUrl } from '../application/user.views.js';
 import { UpdateBotDto } from './bots.dto.js';
 
 /** Zulip's bot management (get_bots_backend, patch_bot_backend, deactivate_bot_backend, the bot API key routes). */

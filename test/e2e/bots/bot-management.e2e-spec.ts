@@ -116,6 +116,19 @@ describe('PATCH /bots/{bot_id}', () => {
     expectSuccess(cleared, { default_sending_stream: null, default_events_register_stream: 'Public one' });
   });
 
+  it('a bot renamed through PATCH /users/{id} tells its owners with realm_bot, everyone with realm_user (Zulip’s do_change_full_name)', async () => {
+    const bot = await newBot(member);
+    const ownerQ = await EventClient.register(t, member, { event_types: ['realm_bot'] });
+    const otherQ = await EventClient.register(t, member2, { event_types: ['realm_bot', 'realm_user'] });
+    expectSuccess(await t.patch(`users/${bot.id}`, { as: admin, form: { full_name: 'Renamed by an admin' } }));
+    expect(await ownerQ.next()).toEqual([expect.objectContaining({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, full_name: 'Renamed by an admin' } })]);
+    expect(await otherQ.next()).toEqual([expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: bot.id, full_name: 'Renamed by an admin' } })]);
+    // A role change is a realm_user update only.
+    expectSuccess(await t.patch(`users/${bot.id}`, { as: admin, form: { role: 300 } }));
+    expect(await otherQ.next()).toEqual([expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: bot.id, role: 300 } })]);
+    expect(await ownerQ.drain()).toEqual([]);
+  });
+
   it('a private default channel needs a subscription and then keeps realm_bot events to the owner', async () => {
     const bot = await newBot(member);
     const before = await botRow(bot.id);

@@ -65,6 +65,36 @@ describe('deactivation', () => {
   });
 });
 
+describe('recorded events', () => {
+  it('records a rename, and nothing for the same name', () => {
+    const u = User.restore(state());
+    u.rename('U');
+    expect(u.pullEvents()).toEqual([]);
+    u.rename('Ulla');
+    expect(u.pullEvents()).toEqual([{ type: 'full_name_changed', userId: 9, fullName: 'Ulla' }]);
+  });
+  it('records changes in the order they happen', () => {
+    const u = User.restore(state());
+    u.changeRole(actor(Role.OWNER), Role.MODERATOR, 1);
+    u.rename('Ulla');
+    expect(u.pullEvents().map((e) => e.type)).toEqual(['role_changed', 'full_name_changed']);
+  });
+  it('records a deactivation once', () => {
+    const u = User.restore(state());
+    u.deactivateByAdmin(actor(Role.ADMINISTRATOR), 1);
+    u.deactivate();
+    expect(u.pullEvents()).toEqual([{ type: 'deactivated', userId: 9 }]);
+  });
+  it('records a reactivation, even of an active user (Zulip announces it either way)', () => {
+    const u = User.restore(state({ isActive: false }));
+    u.reactivate();
+    expect(u.isActive).toBe(true);
+    expect(u.pullEvents()).toEqual([{ type: 'reactivated', userId: 9 }]);
+    u.reactivate();
+    expect(u.pullEvents()).toEqual([{ type: 'reactivated', userId: 9 }]);
+  });
+});
+
 describe('access for administration', () => {
   const o = { allowBots: false, allowDeactivated: false, forAdmin: true };
   it.each([

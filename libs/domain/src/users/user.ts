@@ -108,8 +108,11 @@ export class User extends AggregateRoot<UserEvent> {
     this.record({ type: 'deactivated', userId: this.state.id });
   }
 
+  /**
+   * POST /users/{id}/reactivate. Reactivating an active user is not refused and, as Zulip's
+   * do_reactivate_user, still announces the user active: `reactivated` is recorded either way.
+   */
   reactivate(): void {
-    if (this.state.isActive) return;
     this.state.isActive = true;
     this.record({ type: 'reactivated', userId: this.state.id });
   }
