@@ -2,25 +2,21 @@ import type { Viewer } from '@app/domain/channels';
 import { CustomEmojiCatalog, normaliseReactionType } from '@app/domain/emoji';
 import {
   actionAudience,
-  DEFAULT_AUTOMATIC_VISIBILITY,
   type EmojiLookups,
   FLAG_BITS,
   MessageReactions,
-  participationVisibility,
   type ReactionEvent,
   type ReactionRemoval,
   type ReactionRequest,
-  reactionMayChangeVisibility,
-  shouldChangeVisibility,
 } from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { userTopicEvent } from '../../channels/index.js';
 import { EmojiCatalog } from '../../emoji/index.js';
 import { Clock } from '../../shared/application/clock.js';
 import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { ServerConfig } from '../../shared/config/server-config.js';
 import { loadForModification, type MessageForModification } from './message-access.js';
+import { followTopicOnParticipation } from './participation.js';
 import { reactionEvent } from './message.events.js';
 
 /** POST and DELETE /messages/{id}/reactions (Zulip's zerver/views/reactions.py), one transaction each. */
@@ -46,7 +42,7 @@ export class MessageReactionsService {
       const reaction = reactions.add(actor.userId, { ...req, reactionType }, await this.lookups(tx, actor, true));
       if (!target.hasRow) await tx.userMessages.insertHistoricalRows(actor.userId, [messageId], FLAG_BITS.read);
       await tx.reactions.insert(actor.realmId, messageId, reaction);
-      await this.followAfterReaction(tx, actor, target);
+      await followTopicOnParticipation(tx, actor, target, this.clock.now());
       await this.publish(tx, actor, target, reactions.pullEvents());
     });
   }
@@ -79,22 +75,6 @@ export class MessageReactionsService {
   private async lookups(tx: Tx, actor: Actor, needed: boolean): Promise<EmojiLookups> {
     const custom = needed ? new CustomEmojiCatalog(await tx.realmEmoji.customEmoji(actor.realmId)) : CustomEmojiCatalog.EMPTY;
     return { custom, unicode: this.emoji.unicode() };
-  }
-
-  /**
-   * Reacting is participating: a subscriber's automatic follow/unmute policies "on participation"
-   * apply to the topic (Zulip's do_add_reaction). Nothing to read when the policies cannot fire.
-   */
-  private async followAfterReaction(tx: Tx, actor: Actor, target: MessageForModification): Promise<void> {
-    const m = target.message;
-    if (!reactionMayChangeVisibility(m, actor) || target.subscription?.active !== true) return;
-    const next = participationVisibility(DEFAULT_AUTOMATIC_VISIBILITY, target.subscription.isMuted);
-    if (next === null) return;
-    const current = await tx.topicVisibility.policy(actor.userId, m.channelId!, m.topic);
-    if (!shouldChangeVisibility(next, current)) return;
-    const now = this.clock.now();
-    await tx.topicVisibility.set(actor.realmId, [actor.userId], m.channelId!, m.topic, next, now, false);
-    tx.afterCommit([userTopicEvent(actor.realmId, actor.userId, m.channelId!, m.topic, next, now)]);
   }
 
   /** `reaction` events for the users who can see the message (Zulip's event_recipient_ids_for_action_on_messages). */

@@ -1,20 +1,16 @@
 import {
   actionAudience,
   checkSubmessage,
-  DEFAULT_AUTOMATIC_VISIBILITY,
   type JsonInput,
-  participationVisibility,
-  reactionMayChangeVisibility,
-  shouldChangeVisibility,
   type Submessage,
   type SubmessageFacts,
 } from '@app/domain/messages';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
-import { userTopicEvent } from '../../channels/index.js';
 import { Clock } from '../../shared/application/clock.js';
-import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
-import { loadForModification, type MessageForModification } from './message-access.js';
+import { UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { loadForModification } from './message-access.js';
+import { followTopicOnParticipation } from './participation.js';
 import { submessageEvent } from './message.events.js';
 
 export interface SubmessageRequest {
@@ -55,7 +51,7 @@ export class SubmessagesService {
       checkSubmessage({ actorId: actor.userId, messageSenderId: m.senderId, data: req.data }, facts);
       const stored = { messageId: m.id, senderId: actor.userId, msgType: req.msgType, content: req.content };
       const submessage: Submessage = { id: await tx.submessages.add(stored), ...stored };
-      await this.followAfterSubmessage(tx, actor, target);
+      await followTopicOnParticipation(tx, actor, target, this.clock.now());
       const channel = target.channel;
       const audience = actionAudience(
         channel === null ? null : { inviteOnly: channel.inviteOnly, historyPublicToSubscribers: channel.snapshot().historyPublicToSubscribers },
@@ -63,21 +59,5 @@ export class SubmessagesService {
       );
       tx.afterCommit([submessageEvent(actor.realmId, submessage, audience)]);
     });
-  }
-
-  /**
-   * Attaching a submessage is participating (Zulip's do_add_submessage, as reacting): a
-   * subscriber's automatic follow / unmute policies "on participation" apply to the topic.
-   */
-  private async followAfterSubmessage(tx: Tx, actor: Actor, target: MessageForModification): Promise<void> {
-    const m = target.message;
-    if (!reactionMayChangeVisibility(m, actor) || target.subscription?.active !== true) return;
-    const next = participationVisibility(DEFAULT_AUTOMATIC_VISIBILITY, target.subscription.isMuted);
-    if (next === null) return;
-    const current = await tx.topicVisibility.policy(actor.userId, m.channelId!, m.topic);
-    if (!shouldChangeVisibility(next, current)) return;
-    const now = this.clock.now();
-    await tx.topicVisibility.set(actor.realmId, [actor.userId], m.channelId!, m.topic, next, now, false);
-    tx.afterCommit([userTopicEvent(actor.realmId, actor.userId, m.channelId!, m.topic, next, now)]);
   }
 }
