@@ -1,59 +1,27 @@
-import type { Role } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { type ExportRecord, type ExportSection, OrganizationExportSource } from '../application/admin.ports.js';
+import {
+  type ExportRecord,
+  type ExportSection,
+  type ImportedChannel,
+  type ImportedMessage,
+  type ImportedSubscription,
+  type ImportedUser,
+  OrganizationExportSource,
+} from '../application/admin.ports.js';
 
 /*
- * The rows of each section's query, as the export writes them (JSON) and the import reads them
- * back (ImportedUser …). Type aliases, not interfaces, so that they are the plain records the
- * port's ExportRecord carries.
+ * The rows of each section's query: the records the import reads back (ImportedUser …, the
+ * port's), with their date columns still Dates (the archive's JSON makes them strings). Mapped
+ * types, not the interfaces themselves, so that they are the plain records ExportRecord carries.
  */
-type ExportedUserRow = {
-  id: number;
-  email: string;
-  full_name: string;
-  role: Role;
-  is_active: boolean;
-  is_bot: boolean;
-  is_system_bot: boolean;
-  bot_type: number | null;
-  date_joined: Date;
-  timezone: string;
-};
-type ExportedChannelRow = {
-  id: number;
-  name: string;
-  description: string;
-  rendered_description: string;
-  invite_only: boolean;
-  is_web_public: boolean;
-  history_public_to_subscribers: boolean;
-  is_archived: boolean;
-  date_created: Date;
-};
-type ExportedSubscriptionRow = {
-  id: number;
-  user_id: number;
-  channel_id: number;
-  active: boolean;
-  color: string;
-  is_muted: boolean;
-  pin_to_top: boolean;
-};
-type ExportedMessageRow = {
-  id: number;
-  sender_id: number;
-  channel_id: number | null;
-  topic: string;
-  content: string;
-  rendered_content: string;
-  date_sent: Date;
-  sending_client: string;
-  last_edit_time: Date | null;
+type Queried<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: Date | Extract<T[K], null> };
+type ExportedUserRow = Queried<ImportedUser, 'date_joined'>;
+type ExportedChannelRow = Queried<ImportedChannel, 'date_created'>;
+type ExportedSubscriptionRow = Queried<ImportedSubscription, never> & { id: number };
+type ExportedMessageRow = Queried<Omit<ImportedMessage, 'direct_user_ids'>, 'date_sent' | 'last_edit_time'> & {
   /** A direct message's participants; null for a channel message (and then left out of the record). */
   direct_user_ids: number[] | null;
-  /** [user id, flags] of every user_messages row of the message (json). */
-  user_flags: [number, number][];
 };
 type SectionRow = ExportedUserRow | ExportedChannelRow | ExportedSubscriptionRow | ExportedMessageRow;
 
