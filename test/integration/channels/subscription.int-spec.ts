@@ -2,6 +2,7 @@ import { pairKey, Subscription, type SubscriptionState } from '@app/domain/chann
 import { DataSource } from 'typeorm';
 import { TypeOrmSubscriptionRepository } from '../../../src/channels/persistence/typeorm-subscription.repository.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import { subscriptionState } from '../../../libs/domain/test/builders.js';
 import { createChannels } from '../../support/channels.js';
 import { TestApp } from '../../support/test-app.js';
 
@@ -19,20 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const state = (userId: number, channelId: number, o: Partial<SubscriptionState> = {}): SubscriptionState => ({
-  userId,
-  channelId,
-  active: true,
-  color: '#76ce90',
-  isMuted: false,
-  pinToTop: false,
-  desktopNotifications: null,
-  audibleNotifications: null,
-  pushNotifications: null,
-  emailNotifications: null,
-  wildcardMentionsNotify: null,
-  ...o,
-});
+const state = (userId: number, channelId: number, o: Partial<SubscriptionState> = {}): SubscriptionState => subscriptionState({ userId, channelId, ...o });
 
 describe('TypeOrmSubscriptionRepository', () => {
   it('is what the transaction hands out', async () => {
