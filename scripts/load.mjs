@@ -254,6 +254,8 @@ async function run({ users, channels }) {
     messages: [null], // by token (1…): { t0, expected: Set of user ids, received: Set, ok: null while unanswered, true, false, or 'unknown' (timed out) }
     sendLatencies: [],
     deliveryLatencies: [],
+    /** Send and delivery latencies by destination (MIX). */
+    byKind: {},
     httpFailures: {},
     requests: { send: 0, typing: 0 },
     skipped: 0,
@@ -298,7 +300,7 @@ async function run({ users, channels }) {
     }
     const token = state.messages.length;
     const start = now();
-    const msg = { t0: start, expected, received: new Set(), ok: null };
+    const msg = { t0: start, expected, received: new Set(), ok: null, kind: mixLabel(m) };
     state.messages.push(msg);
     state.inFlight++;
     state.requests.send++;
@@ -306,7 +308,10 @@ async function run({ users, channels }) {
     state.inFlight--;
     // A send that timed out may still have been stored and delivered: its deliveries are counted apart.
     msg.ok = r.status === 200 ? true : r.error === 'TIMEOUT' ? 'unknown' : false;
-    if (msg.ok === true) state.sendLatencies.push(r.at - start);
+    if (msg.ok === true) {
+      state.sendLatencies.push(r.at - start);
+      byKind(state, msg.kind).send.push(r.at - start);
+    }
     else fail('POST /messages', r);
   };
 
@@ -377,6 +382,16 @@ async function openLoop(rate, seconds, t0, fire) {
   if (end > 0) await sleep(end);
 }
 
+/** A destination of the mix, as the report names it. */
+function mixLabel(m) {
+  return m.target === 'channel' ? `channel of ${m.size}` : `direct message to ${m.size}`;
+}
+
+/** The latencies of one destination of the mix. */
+function byKind(state, kind) {
+  return (state.byKind[kind] ??= { send: [], delivery: [] });
+}
+
 function pickShare(mix) {
   let x = Math.random();
   for (let i = 0; i < mix.length; i++) {
@@ -399,6 +414,7 @@ function delivered(state, batch) {
     } else {
       m.received.add(userId);
       state.deliveryLatencies.push(at - m.t0);
+      byKind(state, m.kind).delivery.push(at - m.t0);
     }
   }
 }
@@ -596,6 +612,14 @@ function printReport(r) {
   console.log(`| send (POST /messages round trip) | ${ms(send.p50)} | ${ms(send.p99)} | ${ms(send.max)} | ${send.n} |`);
   console.log(`| delivery (send start → recipient's poll answered) | ${ms(delivery.p50)} | ${ms(delivery.p99)} | ${ms(delivery.max)} | ${delivery.n} |`);
   console.log(`| presence (POST /users/me/presence round trip) | ${ms(presence.p50)} | ${ms(presence.p99)} | ${ms(presence.max)} | ${presence.n} |`);
+  console.log('\n| by destination | sends | send p50 / p99 ms | deliveries | delivery p50 / p99 ms |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const m of MIX) {
+    const k = state.byKind[mixLabel(m)];
+    if (k === undefined) continue;
+    const [sq, dq] = [quantiles(k.send), quantiles(k.delivery)];
+    console.log(`| ${mixLabel(m)} | ${sq.n} | ${ms(sq.p50)} / ${ms(sq.p99)} | ${dq.n} | ${ms(dq.p50)} / ${ms(dq.p99)} |`);
+  }
   console.log('\n| count | value |');
   console.log('|---|---:|');
   console.log(`| messages sent (answered 200) / attempted / skipped (over ${settings.maxInFlight} in flight) | ${sentOk} / ${state.requests.send} / ${state.skipped} |`);

@@ -36,6 +36,12 @@ const COLLECT_EVERY_MS = 60_000;
 export const CHECKPOINT_EVERY_MS = 2_000;
 /** A held queue not polled here for this long is let go (after its checkpoint). */
 const HOLD_IDLE_MS = 60_000;
+/**
+ * Polls a journal pass wakes are answered this many per event-loop turn: between two batches the
+ * loop reads the requests that came meanwhile (sends, presence reports, new polls), so a message
+ * to a thousand recipients does not hold every other request for its whole fan-out.
+ */
+export const WAKE_BATCH = 100;
 
 /**
  * A queue this process answered lately, kept in memory between its polls: its next poll here
@@ -103,6 +109,9 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
   private closing = false;
   /** The window generation the waiting polls have been woken for. */
   private windowSeen = 0;
+  /** Polls woken by a pass and not yet answered (WAKE_BATCH per turn), oldest first. */
+  private toWake: Waiter[] = [];
+  private wakeScheduled = false;
   private feed: JournalFeed | null = null;
 
   constructor(
@@ -190,9 +199,12 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     let refreshed = false;
     let unsaved = false;
     let beat = false;
+    /** Woken by the listener's pass: the window already holds what woke it (no wait for later passes). */
+    let woken = false;
     for (;;) {
       const q = h.q;
-      unsaved = (await this.catchUp(q)) || unsaved;
+      unsaved = (await this.catchUp(q, !woken)) || unsaved;
+      woken = false;
       if (!acknowledged) {
         // The client saw events of a process whose window was ahead of this one's: read the journal now.
         if (lastEventId >= q.nextEventId && !refreshed && this.feed !== null) {
@@ -213,6 +225,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
           // A newer poll of this queue came: this one answers now with what the queue holds.
           if (reason === 'superseded') dontBlock = true;
           beat = reason === 'heartbeat';
+          woken = reason === 'events';
           continue;
         }
       }
@@ -318,9 +331,11 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
   /**
    * Adds the queue's copies of the journal rows past its boundary that this process has read.
    * Answers whether they came from the database (the queue must then be stored before answering).
+   * `bringUpToDate`: first run the listener's pass skipped while no poll waited (not needed by a
+   * poll its pass just woke: waiting for the passes after it would only delay the answer).
    */
-  private async catchUp(q: QueueRecord): Promise<boolean> {
-    await this.feed?.ready();
+  private async catchUp(q: QueueRecord, bringUpToDate: boolean): Promise<boolean> {
+    if (bringUpToDate) await this.feed?.ready();
     const recent = this.window.rowsFrom(q.boundary);
     if (recent !== null) {
       absorb(q, recent.rows, recent.end);
@@ -370,7 +385,7 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
     if (this.window.generation !== this.windowSeen) {
       // The window began (anew): polls that waited for it read their rows now.
       this.windowSeen = this.window.generation;
-      for (const w of [...this.waiting.values()]) w.wake('events');
+      this.wake(this.waiting.values());
       return;
     }
     const woken = new Set<Waiter>();
@@ -384,8 +399,25 @@ export class EventQueues implements BeforeApplicationShutdown, OnApplicationShut
       }
       if (ce.event.type === 'message' && ce.publicChannel === true) for (const w of this.publicReaders.get(ce.realmId) ?? []) woken.add(w);
     }
-    for (const w of woken) w.wake('events');
+    this.wake(woken);
   }
+
+  /** Wakes these polls with 'events', WAKE_BATCH now and the rest in later turns of the event loop. */
+  private wake(polls: Iterable<Waiter>): void {
+    for (const w of polls) this.toWake.push(w);
+    if (!this.wakeScheduled) this.wakeBatch();
+  }
+
+  private readonly wakeBatch = (): void => {
+    this.wakeScheduled = false;
+    const batch = this.toWake.length <= WAKE_BATCH ? this.toWake : this.toWake.slice(0, WAKE_BATCH);
+    this.toWake = batch === this.toWake ? [] : this.toWake.slice(WAKE_BATCH);
+    for (const w of batch) w.wake('events'); // a poll answered meanwhile (cancelled, superseded, gone) ignores it
+    if (this.toWake.length > 0) {
+      this.wakeScheduled = true;
+      setImmediate(this.wakeBatch);
+    }
+  };
 
   /** Expires idle queues (Zulip: no poll for their timeout; never one with a poll waiting). */
   private async collectGarbage(): Promise<void> {

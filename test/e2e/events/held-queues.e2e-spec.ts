@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { EventQueues } from '../../../src/events/application/event-queues.js';
+import { EventQueues, WAKE_BATCH } from '../../../src/events/application/event-queues.js';
 import { EnvelopeInterceptor } from '../../../src/shared/http/envelope.interceptor.js';
 import { StatementCounter } from '../../../src/shared/persistence/statement-counter.js';
 import { type Account, expectSuccess, TestApp } from '../../support/test-app.js';
@@ -157,3 +157,47 @@ describe('GET /events before the Nest pipeline (src/app/event-poll-route.ts)', (
     expect(bobs.body).toEqual({ result: 'error', msg: `Bad event queue ID: ${queueId}`, queue_id: queueId, code: 'BAD_EVENT_QUEUE_ID' });
   });
 });
+
+// Last in the file: passport's strategies are process-wide, so once a peer has started, this
+// file's app authenticates through the peer's (closed only after every test).
+describe('a pass that wakes many polls', () => {
+  let peer: TestApp;
+  beforeAll(async () => {
+    // A server whose polls wait past the test's setup (its heartbeat is 60 s).
+    peer = await t.startPeer({ EVENT_HEARTBEAT_SECONDS: '60' });
+  });
+  afterAll(() => peer.close());
+
+  it('answers every poll it wakes, WAKE_BATCH per turn of the event loop', async () => {
+  const immediate = vi.spyOn(globalThis, 'setImmediate');
+  try {
+    const perUser = 18;
+    const users = await Promise.all(Array.from({ length: Math.ceil((WAKE_BATCH + 20) / perUser) }, (_, i) => t.createUser({ fullName: `Waker ${i}` })));
+    const queueIds = await Promise.all(
+      users.flatMap((u) =>
+        Array.from({ length: perUser }, async () => {
+          const res = await peer.post('register', { as: u, form: { event_types: ['realm'] } });
+          expectSuccess(res);
+          return { u, queueId: res.body.queue_id as string };
+        }),
+      ),
+    );
+    const polls = queueIds.map(({ u, queueId }) => peer.get('events', { as: u, query: { queue_id: queueId, last_event_id: -1 } }).then((r) => r));
+    const peerQueues = peer.app.get(EventQueues);
+    for (let i = 0; i < 500 && peerQueues.waitingPolls < queueIds.length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(peerQueues.waitingPolls).toBe(queueIds.length);
+    immediate.mockClear();
+    expectSuccess(await t.patch('realm', { as: t.owner, form: { name: 'Woken in batches' } }));
+    const answers = await Promise.all(polls);
+    for (const res of answers) {
+      expectSuccess(res);
+      expect(res.body.events).toEqual([expect.objectContaining({ id: 0, type: 'realm', op: 'update', property: 'name', value: 'Woken in batches' })]);
+    }
+    // More than one batch: the rest waited for a later turn of the loop.
+    expect(immediate.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(queueIds.length / WAKE_BATCH) - 1);
+  } finally {
+    immediate.mockRestore();
+  }
+  });
+});
+
