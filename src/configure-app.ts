@@ -47,10 +47,14 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // included: no MIME sniffing, and no full URLs (with their narrows and upload paths) leaked
   // to other sites in Referer.
   const observe = observeRequests(app.get(ServerMetrics), app.get(AppLogger));
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const everyRequest = (req: Request, res: Response) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    observe(req, res, next);
+    observe(req, res);
+  };
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    everyRequest(req, res);
+    next();
   });
   // No ETag on API answers (Zulip sends none): Express would hash every JSON body for it (the
   // hashing step of every answer in the server_settings profile). Uploads are streamed and never
@@ -61,8 +65,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   // The web app's /json routes (session cookie, CSRF): rewritten to /api/v1 before the router.
   configureBrowserSessions(app, config);
-  // GET /api/v1/events long-polls, before the Nest pipeline (what it does not handle goes on to the route).
-  serveEventPolls(app);
+  // GET /api/v1/events long-polls, before Express (what it does not handle goes on to Express).
+  serveEventPolls(app, everyRequest);
   app.use(refuseDeclaredOversizedBody);
   app.useBodyParser('json', { limit: BODY_LIMITS.maxBodyBytes });
   app.useBodyParser('urlencoded', { extended: false, limit: BODY_LIMITS.maxBodyBytes, parameterLimit: BODY_LIMITS.maxFields });

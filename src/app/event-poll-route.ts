@@ -1,6 +1,7 @@
 import type { Actor } from '@app/domain/users';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Server } from 'node:http';
+import type { Request, Response } from 'express';
 import { EventQueues } from '../events/application/event-queues.js';
 import { Clock } from '../shared/application/clock.js';
 import { DatabaseHealth } from '../shared/application/database-health.js';
@@ -8,12 +9,14 @@ import { API_BY_USER, rateLimited, RateLimiter } from '../shared/application/rat
 import { applyRateLimitHeaders } from '../shared/auth/guards.js';
 import { ServerConfig } from '../shared/config/server-config.js';
 import { AllExceptionsFilter } from '../shared/http/all-exceptions.filter.js';
-import { isSessionRequest } from '../shared/http/browser-requests.js';
 import { AppLogger } from '../shared/logging/logger.js';
 import { Authenticator } from '../users/application/authenticator.js';
+import type { RequestObserver } from './metrics/request-observer.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 
 const EVENTS_PATH = '/api/v1/events';
+/** A plain poll's request target: the path exactly, then its query string (anything else is Express's). */
+const EVENTS_QUERY = `${EVENTS_PATH}?`;
 const PARAMETERS = new Set(['queue_id', 'last_event_id', 'dont_block']);
 /** A JSON integer as the route's parameter decoding reads it (no leading zero, no -0). */
 const EVENT_ID = /^(0|-?[1-9]\d{0,14})$/;
@@ -28,15 +31,18 @@ interface PlainPoll {
 
 /**
  * GET /api/v1/events, the hottest request of a chat server (every delivery is one), answered
- * here before the Nest pipeline: API-key authentication (cached credentials), the per-user rate
- * limit, the poll, the envelope and the delivered-events metric — the same answer as the route in
- * RegisterController, without its guard and interceptor chain and parameter decoding. Anything
- * this path does not handle exactly as that route would goes on to it unchanged: a browser
- * session (/json, CSRF), a parameter that is missing, repeated, unknown or malformed (its exact
- * error or `ignored_parameters_unsupported`), a body, credentials that do not authenticate (the
- * guard's exact answers). Errors of the poll itself go through the same exception filter.
+ * here before Express and the Nest pipeline: API-key authentication (cached credentials), the
+ * per-user rate limit, the poll, the envelope, the response headers every answer carries, the
+ * request log line and metrics, and the delivered-events metric — the same answer as the route
+ * in RegisterController, without Express's routing of every request through its middleware and
+ * route layers, the guard and interceptor chain and the parameter decoding. It takes over the
+ * HTTP server's `request` listener and hands anything it does not handle exactly as the route
+ * would to Express unchanged: another path or method, a browser session (/json, CSRF), a
+ * parameter that is missing, repeated, unknown or malformed (its exact error or
+ * `ignored_parameters_unsupported`), a body, credentials that do not authenticate (the guard's
+ * exact answers). Errors of the poll itself go through the same exception filter.
  */
-export function serveEventPolls(app: NestExpressApplication): void {
+export function serveEventPolls(app: NestExpressApplication, observe: RequestObserver): void {
   const authenticator = app.get(Authenticator);
   const queues = app.get(EventQueues);
   const metrics = app.get(ServerMetrics);
@@ -44,16 +50,23 @@ export function serveEventPolls(app: NestExpressApplication): void {
   const limiter = app.get(RateLimiter);
   const clock = app.get(Clock);
   const filter = new AllExceptionsFilter(app.get(AppLogger), app.get(DatabaseHealth));
+  const server = app.getHttpServer() as Server;
+  const express = app.getHttpAdapter().getInstance() as ExpressApp;
+  const listeners = server.listeners('request');
+  if (listeners.length !== 1 || listeners[0] !== express) throw new Error('serveEventPolls: the HTTP server must have Express as its only request listener');
 
-  const fail = (err: unknown, req: Request, res: Response) =>
+  /** An error of the poll, answered by the exception filter on the request as Express would have dressed it. */
+  const fail = (err: unknown, req: Request, res: Response) => {
+    dressForExpress(express, req, res);
     filter.catch(err, { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as Parameters<AllExceptionsFilter['catch']>[1]);
+  };
 
-  const answer = async (req: Request, res: Response, next: NextFunction, poll: PlainPoll, credentials: [string, string]) => {
+  const answer = async (req: Request, res: Response, poll: PlainPoll, credentials: [string, string]) => {
     let actor: Actor;
     try {
       actor = await authenticator.authenticateApiKey(req.headers.host, credentials[0], credentials[1]);
     } catch {
-      next(); // the guard answers with its exact error
+      express(req, res); // the guard answers with its exact error
       return;
     }
     req.user = actor;
@@ -72,13 +85,29 @@ export function serveEventPolls(app: NestExpressApplication): void {
     res.end(`{"result":"success","msg":"","events":[${events.map(eventJson).join(',')}],"queue_id":${JSON.stringify(poll.queueId)}}`);
   };
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || req.path !== EVENTS_PATH || isSessionRequest(req) || hasBody(req)) return next();
-    const poll = plainPoll(req.originalUrl);
+  server.removeListener('request', express);
+  server.on('request', (req: Request, res: Response) => {
+    if (req.method !== 'GET' || !req.url.startsWith(EVENTS_QUERY) || hasBody(req)) return express(req, res);
+    const poll = plainPoll(req.url);
     const credentials = poll === null ? null : basicCredentials(req.headers.authorization);
-    if (poll === null || credentials === null) return next();
-    answer(req, res, next, poll, credentials).catch((err: unknown) => fail(err, req, res));
+    if (poll === null || credentials === null) return express(req, res);
+    observe(req, res); // the response headers, the log line and metrics (once, if Express takes the request over)
+    answer(req, res, poll, credentials).catch((err: unknown) => fail(err, req, res));
   });
+}
+
+/** The Express application function (its request and response prototypes included). */
+type ExpressApp = ((req: Request, res: Response) => void) & { request: object; response: object };
+
+/** What Express's app.handle does to every request before routing it (the exception filter answers through `res.status().json()`). */
+function dressForExpress(express: ExpressApp, req: Request, res: Response): void {
+  if (Object.getPrototypeOf(res) === express.response) return;
+  (req as { res?: Response }).res = res;
+  (res as { req?: Request }).req = req;
+  (req as { originalUrl?: string }).originalUrl ??= req.url;
+  Object.setPrototypeOf(req, express.request);
+  Object.setPrototypeOf(res, express.response);
+  res.locals ??= Object.create(null) as Response['locals'];
 }
 
 /** The JSON text of each shared message view (queue-record.ts), made once for all its recipients. */

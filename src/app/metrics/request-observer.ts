@@ -1,5 +1,5 @@
 import type { Actor } from '@app/domain/users';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AppLogger } from '../../shared/logging/logger.js';
 import { clientRoute } from '../../shared/http/browser-requests.js';
@@ -11,18 +11,26 @@ export function routeOf(req: Request): string {
   return typeof path === 'string' ? clientRoute(req, path) : UNMATCHED_ROUTE;
 }
 
+/** Watches one request (once: a request handed on from the event-poll path to Express is observed by the first). */
+export type RequestObserver = (req: Request, res: Response) => void;
+
+const OBSERVED = Symbol('observed');
+
 /**
- * Express middleware, first of all: when a request's answer ends (or its connection closes
- * first), it is counted in the request metrics and logged in one `info` line: method, route
- * pattern, status, duration in ms and the caller's user id when authenticated. Never the URL
- * (its query string), the body or any header: nothing secret can reach this line.
+ * Called first for every request: when its answer ends (or its connection closes first), it is
+ * counted in the request metrics and logged in one `info` line: method, route pattern, status,
+ * duration in ms and the caller's user id when authenticated. Never the URL (its query string),
+ * the body or any header: nothing secret can reach this line.
  */
-export function observeRequests(metrics: ServerMetrics, logger: AppLogger) {
+export function observeRequests(metrics: ServerMetrics, logger: AppLogger): RequestObserver {
   const levels = logger as Partial<Pick<Logger, 'isLevelEnabled'>>;
   // pino answers whether `info` is on (its level may change at run time, so asked per request);
   // another logger is assumed to want every line.
   const logging = typeof levels.isLevelEnabled === 'function' ? () => levels.isLevelEnabled!('info') : () => true;
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response): void => {
+    const marked = req as Request & { [OBSERVED]?: true };
+    if (marked[OBSERVED]) return;
+    marked[OBSERVED] = true;
     const start = process.hrtime.bigint();
     // 'close' ends every answer: after 'finish' when it was sent, alone when the connection went first.
     res.once('close', () => {
@@ -36,6 +44,5 @@ export function observeRequests(metrics: ServerMetrics, logger: AppLogger) {
       const userId = (req.user as Actor | undefined)?.userId;
       logger.info({ method: req.method, route, status, ms: Math.round(seconds * 10_000) / 10, ...(userId === undefined ? {} : { userId }) }, 'request');
     });
-    next();
   };
 }

@@ -126,22 +126,31 @@ it('lets go of a queue deleted here, and answers its polls BAD_EVENT_QUEUE_ID', 
   expect(res.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
 });
 
-describe('GET /events before the Nest pipeline (src/app/event-poll-route.ts)', () => {
+describe('GET /events before Express and the Nest pipeline (src/app/event-poll-route.ts)', () => {
   it('answers a plain poll without the interceptor chain, and leaves anything else to the route', async () => {
     const queueId = await register();
     const intercept = vi.spyOn(EnvelopeInterceptor.prototype, 'intercept');
+    const routed = vi.spyOn(t.app.getHttpAdapter().getInstance() as unknown as { handle: () => void }, 'handle');
     try {
       const plain = await t.get('events', { as: alice, query: { queue_id: queueId, last_event_id: -1, dont_block: true } });
       expect(plain.status).toBe(200);
       expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(plain.body).toEqual({ result: 'success', msg: '', events: [], queue_id: queueId });
       expect(intercept).not.toHaveBeenCalled();
+      expect(routed).not.toHaveBeenCalled(); // not even Express saw it
+      // A poll's own error is answered here too, through the exception filter.
+      const gone = await t.get('events', { as: alice, query: { queue_id: 'gone', last_event_id: -1, dont_block: true } });
+      expect({ status: gone.status, body: gone.body }).toEqual({ status: 400, body: { result: 'error', msg: 'Bad event queue ID: gone', queue_id: 'gone', code: 'BAD_EVENT_QUEUE_ID' } });
+      expect(gone.headers['x-content-type-options']).toBe('nosniff');
+      expect(routed).not.toHaveBeenCalled();
       // An unknown parameter: the route answers, with ignored_parameters_unsupported.
       const extra = await t.get('events', { as: alice, query: { queue_id: queueId, last_event_id: -1, dont_block: true, colour: 'red' } });
       expect(extra.body).toEqual({ result: 'success', msg: '', events: [], queue_id: queueId, ignored_parameters_unsupported: ['colour'] });
       expect(intercept).toHaveBeenCalledTimes(1);
+      expect(routed).toHaveBeenCalledTimes(1);
     } finally {
       intercept.mockRestore();
+      routed.mockRestore();
     }
     // Errors are the route's and the guard's, exactly.
     const unknown = await t.get('events', { as: alice, query: { queue_id: 'nope', last_event_id: -1, dont_block: true } });

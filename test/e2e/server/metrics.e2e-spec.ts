@@ -146,7 +146,9 @@ describe('metric families', () => {
     let waiting = 0;
     for (let i = 0; i < 200 && waiting === 0; i++) waiting = value((await scrape()).samples, 'svc_event_polls_waiting');
     expect(waiting).toBe(1);
-    const delivered = value((await scrape()).samples, 'svc_events_delivered_total');
+    const before = (await scrape()).samples;
+    const delivered = value(before, 'svc_events_delivered_total');
+    lines.length = 0;
     await sendDirect(t, t.owner, [member.id], 'wake up');
     const res = await poll;
     expect(res.status).toBe(200);
@@ -155,6 +157,23 @@ describe('metric families', () => {
     const s2 = (await scrape()).samples;
     expect(value(s2, 'svc_events_delivered_total') - delivered).toBe(events.length);
     expect(value(s2, 'svc_event_polls_waiting')).toBe(0);
+    // Answered before Express (event-poll-route.ts), and yet counted, timed and logged once under
+    // its route pattern, with the headers every answer carries.
+    const route = { method: 'GET', route: '/api/v1/events', status: '200' };
+    expect(value(s2, 'svc_http_requests_total', route) - value(before, 'svc_http_requests_total', route)).toBe(1);
+    expect(value(s2, 'svc_http_request_duration_seconds_count', route) - value(before, 'svc_http_request_duration_seconds_count', route)).toBe(1);
+    const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.route === '/api/v1/events');
+    expect(logged).toEqual([expect.objectContaining({ method: 'GET', status: 200, userId: member.id })]);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    // A poll the route answers (an unknown parameter) after this path handed it to Express: counted once too.
+    const handed = await t.get('events', { as: member, query: { queue_id: queueId, last_event_id: -1, dont_block: true, colour: 'red' } });
+    expect(handed.body.ignored_parameters_unsupported).toEqual(['colour']);
+    const badKey = await t.get('events', { as: { ...member, apiKey: 'x'.repeat(32) }, query: { queue_id: queueId, last_event_id: -1, dont_block: true } });
+    expect(badKey.status).toBe(401);
+    const s3 = (await scrape()).samples;
+    expect(value(s3, 'svc_http_requests_total', route) - value(s2, 'svc_http_requests_total', route)).toBe(1);
+    expect(value(s3, 'svc_http_requests_total', { ...route, status: '401' }) - value(s2, 'svc_http_requests_total', { ...route, status: '401' })).toBe(1);
   });
 
   it('reports the email outbox by status, as counted in the database', async () => {
