@@ -10,14 +10,14 @@ import {
   type RangeResult,
   type SenderInfo,
 } from '../application/message-queries.js';
-import { isStorableId } from '../../shared/application/ids.js';
+import { INT4_MAX, isStorableId } from '../../shared/application/ids.js';
 import { RECIPIENT_DIRECT } from './typeorm-conversation.repository.js';
 import type { FetchedMessageRow } from './message.rows.js';
 import { toMessageRecord } from './typeorm-message.repository.js';
 import { REACTION_COLUMNS } from './typeorm-reaction.repository.js';
 import { SUBMESSAGE_COLUMNS } from './typeorm-submessage.repository.js';
 
-/** Larger than any message id (Zulip's LARGER_THAN_MAX_MESSAGE_ID). */
+/** Larger than any message id (Zulip's LARGER_THAN_INT4_MAX). */
 export const NEWEST = 10_000_000_000_000_000;
 
 const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.group_mentioned;
@@ -156,7 +156,7 @@ export class TypeOrmMessageQueries extends MessageQueries {
       anchor = row?.id ?? NEWEST;
     } else anchor = Math.max(0, anchorIn);
 
-    const sqlAnchor = Math.min(anchor, 2_147_483_647); // message ids are int4
+    const sqlAnchor = Math.min(anchor, INT4_MAX); // message ids are int4
     // Zulip's post_process_limited_query: "found" means fewer rows than asked, or anchored at an end.
     const q1 = new QueryBuilder();
     const w1 = fromWhere(realmId, userId, n, q1);
@@ -164,9 +164,13 @@ export class TypeOrmMessageQueries extends MessageQueries {
       numBefore === 0
         ? []
         : (await this.select(`${w1} AND m.id < ${q1.param(sqlAnchor)}`, q1, `ORDER BY m.id DESC LIMIT ${numBefore}`)).reverse();
-    const q2 = new QueryBuilder();
-    const w2 = fromWhere(realmId, userId, n, q2);
-    const newer = await this.select(`${w2} AND m.id >= ${q2.param(sqlAnchor)}`, q2, `ORDER BY m.id ASC LIMIT ${numAfter + 1}`);
+    // An anchor past every message id (`newest`, the most common fetch): nothing at or after it to read.
+    let newer: FetchedMessage[] = [];
+    if (anchor <= INT4_MAX) {
+      const q2 = new QueryBuilder();
+      const w2 = fromWhere(realmId, userId, n, q2);
+      newer = await this.select(`${w2} AND m.id >= ${q2.param(anchor)}`, q2, `ORDER BY m.id ASC LIMIT ${numAfter + 1}`);
+    }
     const anchorRow = newer[0]?.message.id === anchor ? newer[0] : null;
     const after = (anchorRow ? newer.slice(1) : newer).slice(0, numAfter);
     return {

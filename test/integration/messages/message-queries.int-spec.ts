@@ -168,6 +168,18 @@ describe('TypeOrmMessageQueries', () => {
     expect((await q.range(realmId, reader.id, rowsOnly, 2 ** 40, 1, 0, true)).messages.map((f) => f.message.id)).toEqual([m.percent]);
   });
 
+  it('reads nothing at or after an anchor past every message id (newest): one statement, with the messages after it too', async () => {
+    const query = vi.spyOn(ds, 'query');
+    try {
+      const r = await q.range(realmId, reader.id, rowsOnly, 'newest', 2, 5, true);
+      expect(r.messages.map((f) => f.message.id)).toEqual([m.mention, m.percent]);
+      expect(r).toMatchObject({ foundAnchor: false, foundNewest: true });
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   it('reads a channel’s history with the reader’s rows where they have them, in its organization only', async () => {
     const history = (userId: number, requireRow: boolean, realm = realmId, channel = channelId) =>
       q.range(realm, userId, { channelHistory: { channelId: channel, requireRow }, conditions: [] }, 'oldest', 0, 100, true);
