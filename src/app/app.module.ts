@@ -22,6 +22,7 @@ import { PathTextPipe } from '../shared/http/path-params.js';
 import { UsersModule } from '../users/users.module.js';
 import { EventQueues } from '../events/application/event-queues.js';
 import { CrossContextPorts } from './cross-context.ports.js';
+import { RouteIndex } from './route-index.js';
 import { EventsDeliveredInterceptor } from './metrics/events-delivered.interceptor.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
@@ -71,6 +72,8 @@ export class AppModule {
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: PathTextPipe },
         { provide: APP_INTERCEPTOR, useClass: EventsDeliveredInterceptor },
+        // Once the routes are registered: each request tries only the route layers that can match its path.
+        RouteIndex,
         {
           // svc_event_polls_waiting reads the polls waiting in this process's event queues.
           provide: 'metrics:waiting-polls',

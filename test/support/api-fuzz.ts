@@ -3,6 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import fc from 'fast-check';
 import pg from 'pg';
+import { type RouterLayer, routeLayers } from '../../src/shared/http/routes.js';
 
 /**
  * The pieces of the API fuzz test (test/e2e/conventions/fuzz.e2e-spec.ts): the routes as the
@@ -19,10 +20,6 @@ export interface Route {
   declared: { name: string; encoding: string; alias: boolean; required: boolean }[];
   /** `@RawResponse()`: the handler writes its own body (files, pages), not the JSON envelope. */
   raw: boolean;
-}
-
-interface RouterLayer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
 }
 
 const normalize = (...parts: string[]) =>
@@ -70,11 +67,11 @@ export function discoverRoutes(app: NestExpressApplication): Route[] {
       }
     }
   }
-  const router = (app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
+  const router = (app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouterLayer[] } }).router;
   const routes: Route[] = [];
-  for (const layer of router.stack) {
+  for (const layer of routeLayers(router.stack)) {
     if (!layer.route) continue;
-    for (const path of [layer.route.path].flat()) {
+    for (const path of [layer.route.path as string | string[]].flat()) {
       for (const [m, on] of Object.entries(layer.route.methods)) {
         if (!on || m === '_all') continue;
         const method = m.toUpperCase();

@@ -6,6 +6,7 @@ import { AppLogger, redactUrl } from '../logging/logger.js';
 import { wwwAuthenticateFor } from './browser-requests.js';
 import { errorBody, STATUS_OF } from './error-body.js';
 import { INTEGER_SEGMENT } from './path-params.js';
+import { type RouterLayer, routeLayers } from './routes.js';
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
 const OUTAGE_RETRY_AFTER_SECONDS = 5;
@@ -71,11 +72,6 @@ function isRouteMiss(e: NotFoundException): boolean {
   return typeof message === 'string' && message.startsWith('Cannot ');
 }
 
-interface RouterLayer {
-  route?: { methods: Record<string, boolean> };
-  match(path: string): false | { params?: Record<string, string> };
-}
-
 /** Whether the `…_id` segments a route matched are integers, as its Zulip route requires. */
 const integerIds = (params: Record<string, string> = {}) =>
   Object.entries(params).every(([name, value]) => !name.endsWith('_id') || INTEGER_SEGMENT.test(value));
@@ -84,7 +80,7 @@ const integerIds = (params: Record<string, string> = {}) =>
 function allowedMethods(req: Request): string[] {
   const app = req.app as Application & { router?: { stack: RouterLayer[] } };
   const methods: string[] = [];
-  for (const layer of app.router?.stack ?? []) {
+  for (const layer of routeLayers(app.router?.stack ?? [])) {
     const matched = layer.route ? layer.match(req.path) : false;
     if (!layer.route || matched === false || !integerIds(matched.params)) continue;
     for (const [m, on] of Object.entries(layer.route.methods)) {

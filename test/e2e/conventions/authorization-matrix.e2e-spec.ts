@@ -29,6 +29,7 @@ import { type Account, encode, type Method, TestApp } from '../../support/test-a
 import { webAppScript } from '../../support/web-app-files.js';
 import { ThumbnailRunner } from '../../../src/messages/application/thumbnail.runner.js';
 import { type BrowserSession, cookieHeader, sessionOf, someToken } from '../../support/sessions.js';
+import { type RouterLayer, routeLayers } from '../../../src/shared/http/routes.js';
 
 const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot', 'anonymous', 'other'] as const;
 type Role = (typeof ROLES)[number];
@@ -1766,9 +1767,9 @@ async function passwordResetToken(c: Ctx): Promise<string> {
 
 /** Every `METHOD path` the live router serves. */
 function liveRoutes(t: TestApp): string[] {
-  const app = t.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+  const app = t.app.getHttpAdapter().getInstance() as unknown as { router: { stack: RouterLayer[] } };
   const out: string[] = [];
-  for (const layer of app.router.stack) {
+  for (const layer of routeLayers(app.router.stack)) {
     if (!layer.route) continue;
     for (const [m, on] of Object.entries(layer.route.methods)) if (on && m !== '_all') out.push(`${m.toUpperCase()} ${layer.route.path}`);
   }
