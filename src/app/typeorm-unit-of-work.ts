@@ -70,6 +70,13 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
       }
     }
   }
+
+  /** The repositories on an entity manager of no query runner: each statement takes a pooled connection (reads only). */
+  async read<T>(work: (repositories: TxRepositories) => Promise<T>): Promise<T> {
+    const em = this.ds.createEntityManager();
+    bindSettingsScope(em, new TxSettingsScope(this.settings));
+    return work(repositoriesOn(em));
+  }
 }
 
 /** Messages among a transaction's events: one `message` event per message (a new message, a scheduled one delivered). */

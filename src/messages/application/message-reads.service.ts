@@ -5,7 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '@app/domain/realm';
 import type { Actor } from '@app/domain/users';
 import { Injectable } from '@nestjs/common';
 import { isStorableId } from '../../shared/application/ids.js';
-import { type Tx, UnitOfWork } from '../../shared/application/unit-of-work.js';
+import { type Tx, type TxRepositories, UnitOfWork } from '../../shared/application/unit-of-work.js';
 import { loadActorContext } from '../../users/index.js';
 import { canAccessMessage, viewerOf } from './message-access.js';
 import {
@@ -38,12 +38,12 @@ export class MessageReadsService {
     private readonly queries: MessageQueries,
   ) {}
 
-  async viewer(tx: Tx, actor: Actor): Promise<Viewer> {
+  async viewer(tx: TxRepositories, actor: Actor): Promise<Viewer> {
     return viewerOf(actor, await loadActorContext(tx, actor));
   }
 
   async fetch(actor: Actor, req: FetchRequest): Promise<FetchResult> {
-    const narrow = await this.uow.run((tx) => this.compileNarrow(tx, { realmId: actor.realmId, actor }, req.narrow));
+    const narrow = await this.uow.read((tx) => this.compileNarrow(tx, { realmId: actor.realmId, actor }, req.narrow));
     return this.read(actor.realmId, actor.userId, narrow, req);
   }
 
@@ -54,7 +54,7 @@ export class MessageReadsService {
    */
   async fetchAsSpectator(realmId: number, allowed: boolean, req: FetchRequest): Promise<FetchResult> {
     checkSpectatorFetch(allowed, req.narrow);
-    const narrow = await this.uow.run((tx) => this.compileNarrow(tx, { realmId, actor: null }, req.narrow));
+    const narrow = await this.uow.read((tx) => this.compileNarrow(tx, { realmId, actor: null }, req.narrow));
     return this.read(realmId, 0, { ...narrow, channelHistory: null, spectator: true }, { ...req, anchor: req.anchor === 'first_unread' ? 'newest' : req.anchor });
   }
 
@@ -67,7 +67,7 @@ export class MessageReadsService {
 
   /** A narrow compiled for the actor (unknown channels, users and operators are Zulip's BAD_NARROW errors). */
   async compile(actor: Actor, narrow: NarrowTerm[]): Promise<CompiledNarrow> {
-    return this.uow.run((tx) => this.compileNarrow(tx, { realmId: actor.realmId, actor }, narrow));
+    return this.uow.read((tx) => this.compileNarrow(tx, { realmId: actor.realmId, actor }, narrow));
   }
 
   async message(actor: Actor, messageId: number): Promise<FetchedMessage> {
@@ -93,7 +93,7 @@ export class MessageReadsService {
    * number of statements however many terms); then the terms are read in order, so the first
    * bad one is the error, as in Zulip.
    */
-  private async compileNarrow(tx: Tx, reader: NarrowReader, terms: NarrowTerm[]): Promise<CompiledNarrow> {
+  private async compileNarrow(tx: TxRepositories, reader: NarrowReader, terms: NarrowTerm[]): Promise<CompiledNarrow> {
     const refs = await this.resolveReferences(tx, reader, terms);
     const narrow: CompiledNarrow = { channelHistory: null, conditions: [] };
     for (const t of terms) {
@@ -107,7 +107,7 @@ export class MessageReadsService {
     return narrow;
   }
 
-  private async resolveReferences(tx: Tx, reader: NarrowReader, terms: NarrowTerm[]): Promise<NarrowReferences> {
+  private async resolveReferences(tx: TxRepositories, reader: NarrowReader, terms: NarrowTerm[]): Promise<NarrowReferences> {
     const { realmId, actor } = reader;
     const channelRefs = terms.filter((t) => t.operator === 'channel' || t.operator === 'stream').map((t) => channelRef(t.operand));
     const userRefs = terms.flatMap((t) => {

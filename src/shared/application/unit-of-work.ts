@@ -24,4 +24,10 @@ export type TxRepositories = Omit<Tx, 'afterCommit'>;
 /** One transaction per use case; events reach clients only after COMMIT. */
 export abstract class UnitOfWork {
   abstract run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Reads outside a transaction: each statement on a pooled connection of its own, without the
+   * BEGIN and COMMIT round trips, and without one snapshot for all (for reads whose statements do
+   * not need to agree with each other, such as a narrow's lookups). Writes nothing.
+   */
+  abstract read<T>(work: (repositories: TxRepositories) => Promise<T>): Promise<T>;
 }

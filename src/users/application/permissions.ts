@@ -1,6 +1,6 @@
 import { type Actor, type GroupSettingValue, holdsGroupSetting } from '@app/domain/users';
 import type { RealmRecord, RealmRepository } from '../../realm/index.js';
-import type { Tx } from '../../shared/application/unit-of-work.js';
+import type { TxRepositories } from '../../shared/application/unit-of-work.js';
 import type { UserGroupRepository } from './user.ports.js';
 
 /**
@@ -48,7 +48,7 @@ export interface ActorContext {
  * the settings cache when the actor's settings version is known and the transaction has not
  * written settings yet. The values may be shared with other requests: never modify them.
  */
-export async function loadActorContext(tx: Tx, actor: Actor): Promise<ActorContext> {
+export async function loadActorContext(tx: TxRepositories, actor: Actor): Promise<ActorContext> {
   const groupIds = await tx.groups.groupIdsOfUser(actor.userId, actor);
   const realmSettings = await tx.realms.groupSettings(actor.realmId, actor);
   const systemGroups = await tx.groupSettings.systemGroupIds(actor.realmId, actor);

@@ -23,7 +23,10 @@ import { type Account, expectSuccess, TestApp } from '../../support/test-app.js'
 // together, so each request that journals events costs 2 fewer), COMMIT. The actor's permission
 // context and the render settings come from the settings cache (warm here: no settings changed
 // since the previous send).
-const CEILING = { send: 7, flag: 7, move: 32, subscribe: 40 };
+// fetch (GET /messages in a topic, anchored at newest): auth, the narrow's channel and
+// subscription (read outside a transaction: no BEGIN/COMMIT), the messages with their flags, and
+// the rendering's senders, channel names and reactions.
+const CEILING = { send: 7, flag: 7, move: 32, subscribe: 40, fetch: 7 };
 
 let t: TestApp;
 let counter: StatementCounter;
@@ -98,6 +101,22 @@ describe('statements per request', () => {
     } finally {
       await c.end();
     }
+  });
+
+  it('are the same fetching a topic of 1 or 100 messages, and none of them is BEGIN or COMMIT', async () => {
+    const fetch = (topic: string) => () =>
+      t.get('messages', { query: { anchor: 'newest', num_before: 100, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: big }, { operator: 'topic', operand: topic }]) } });
+    for (let i = 0; i < 100; i++) expectSuccess(await t.post('messages', { form: { type: 'stream', to: 'big', topic: 'fetched', content: `m ${i}` } }));
+    expectSuccess(await t.post('messages', { form: { type: 'stream', to: 'big', topic: 'single', content: 'one' } }));
+    await fetch('fetched')(); // warm the settings cache
+    const one = await statements(fetch('single'));
+    counter.statements = [];
+    const many = await statements(fetch('fetched'));
+    const sent = counter.statements;
+    counter.statements = null;
+    expect(many).toBe(one);
+    expect(many).toBe(CEILING.fetch);
+    expect(sent.filter((x) => /^(START TRANSACTION|BEGIN|COMMIT)/.test(x))).toEqual([]);
   });
 
   it('are the same marking 1 or 500 messages read, and moving a topic of 1 or 500 messages', async () => {

@@ -40,6 +40,20 @@ describe('TypeOrmUnitOfWork', () => {
     expect(await journal()).toEqual([]);
   });
 
+  it('reads outside a transaction with read(): no BEGIN or COMMIT, the same repositories', async () => {
+    const counter = t.app.get(StatementCounter);
+    await uow.run((tx) => tx.realms.get(1)); // the organization's settings in the cache
+    counter.statements = [];
+    try {
+      const [groups, realm] = await uow.read(async (tx) => [await tx.groupSettings.systemGroupIds(1), await tx.realms.get(1)] as const);
+      expect(realm?.id).toBe(1);
+      expect(groups).toBeTruthy();
+      expect(counter.statements.filter((x) => /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)/.test(x))).toEqual([]);
+    } finally {
+      counter.statements = null;
+    }
+  });
+
   it('journals the events with the transaction, in order, in one statement', async () => {
     const id = await uow.run(async (tx) => {
       const groupId = await tx.groupSettings.store(1, { directMembers: [t.owner.id], directSubgroups: [] });
