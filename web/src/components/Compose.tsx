@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Recipient } from '../app/session';
 import { allEmoji, type EmojiChoice, searchEmoji } from '../emoji/emoji';
 import { activeUsers, matchUsers } from '../state/selectors';
@@ -30,6 +30,16 @@ export function Compose() {
   const [completion, setCompletion] = useState<Completion | null>(null);
   const [active, setActive] = useState(0);
   const textRef = useRef<HTMLTextAreaElement>(null);
+  /** Where the caret goes once the text a completion wrote is in the box (before the next key is read). */
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = textRef.current;
+    const pos = caretAfterRender.current;
+    if (el === null || pos === null) return;
+    caretAfterRender.current = null;
+    el.focus();
+    el.setSelectionRange(pos, pos);
+  });
   const topicRef = useRef<HTMLInputElement>(null);
   const toRef = useRef<HTMLInputElement>(null);
   const typingRef = useRef<{ to: Recipient; at: number; timer: ReturnType<typeof setTimeout> | null } | null>(null);
@@ -163,11 +173,8 @@ export function Compose() {
     const text = compose.content.slice(0, completion.start) + insert + compose.content.slice(caret);
     update((c) => ({ ...c, content: text }));
     setCompletion(null);
-    const pos = completion.start + insert.length;
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(pos, pos);
-    });
+    // Set as React writes the new text (a frame later, keys typed meanwhile went before the caret).
+    caretAfterRender.current = completion.start + insert.length;
   };
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>) => {

@@ -70,6 +70,19 @@ describe('compose', () => {
     expect(box.value).toBe('Hi @**Sam Rivera** look :octopus: ');
   });
 
+  it('puts the caret after a completion made mid-text at once, before the next key', async () => {
+    await setup();
+    await userEvent.click(screen.getByRole('button', { name: 'New message' }));
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    await userEvent.type(box, 'Hi  there');
+    await userEvent.type(box, '@sa', { initialSelectionStart: 3, initialSelectionEnd: 3 });
+    await userEvent.keyboard('{Enter}');
+    expect(box.value).toBe('Hi @**Sam Rivera**  there');
+    expect(box.selectionStart).toBe('Hi @**Sam Rivera** '.length);
+    await userEvent.keyboard('and');
+    expect(box.value).toBe('Hi @**Sam Rivera** and there');
+  });
+
   it('uploads an attached file and inserts its link', async () => {
     const r = await setup((c) => (c.path === '/json/user_uploads' ? { body: { uri: '/user_uploads/2/ab/dot.png', url: '/user_uploads/2/ab/dot.png', filename: 'dot.png' } } : undefined));
     await userEvent.click(screen.getByRole('button', { name: 'New message' }));
