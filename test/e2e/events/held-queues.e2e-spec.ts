@@ -178,35 +178,35 @@ describe('a pass that wakes many polls', () => {
   afterAll(() => peer.close());
 
   it('answers every poll it wakes, WAKE_BATCH per turn of the event loop', async () => {
-  const immediate = vi.spyOn(globalThis, 'setImmediate');
-  try {
-    const perUser = 18;
-    const users = await Promise.all(Array.from({ length: Math.ceil((WAKE_BATCH + 20) / perUser) }, (_, i) => t.createUser({ fullName: `Waker ${i}` })));
-    const queueIds = await Promise.all(
-      users.flatMap((u) =>
-        Array.from({ length: perUser }, async () => {
-          const res = await peer.post('register', { as: u, form: { event_types: ['realm'] } });
-          expectSuccess(res);
-          return { u, queueId: res.body.queue_id as string };
-        }),
-      ),
-    );
-    const polls = queueIds.map(({ u, queueId }) => peer.get('events', { as: u, query: { queue_id: queueId, last_event_id: -1 } }).then((r) => r));
-    const peerQueues = peer.app.get(EventQueues);
-    for (let i = 0; i < 500 && peerQueues.waitingPolls < queueIds.length; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(peerQueues.waitingPolls).toBe(queueIds.length);
-    immediate.mockClear();
-    expectSuccess(await t.patch('realm', { as: t.owner, form: { name: 'Woken in batches' } }));
-    const answers = await Promise.all(polls);
-    for (const res of answers) {
-      expectSuccess(res);
-      expect(res.body.events).toEqual([expect.objectContaining({ id: 0, type: 'realm', op: 'update', property: 'name', value: 'Woken in batches' })]);
+    const immediate = vi.spyOn(globalThis, 'setImmediate');
+    try {
+      const perUser = 18;
+      const users = await Promise.all(Array.from({ length: Math.ceil((WAKE_BATCH + 20) / perUser) }, (_, i) => t.createUser({ fullName: `Waker ${i}` })));
+      const queueIds = await Promise.all(
+        users.flatMap((u) =>
+          Array.from({ length: perUser }, async () => {
+            const res = await peer.post('register', { as: u, form: { event_types: ['realm'] } });
+            expectSuccess(res);
+            return { u, queueId: res.body.queue_id as string };
+          }),
+        ),
+      );
+      const polls = queueIds.map(({ u, queueId }) => peer.get('events', { as: u, query: { queue_id: queueId, last_event_id: -1 } }).then((r) => r));
+      const peerQueues = peer.app.get(EventQueues);
+      for (let i = 0; i < 500 && peerQueues.waitingPolls < queueIds.length; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(peerQueues.waitingPolls).toBe(queueIds.length);
+      immediate.mockClear();
+      expectSuccess(await t.patch('realm', { as: t.owner, form: { name: 'Woken in batches' } }));
+      const answers = await Promise.all(polls);
+      for (const res of answers) {
+        expectSuccess(res);
+        expect(res.body.events).toEqual([expect.objectContaining({ id: 0, type: 'realm', op: 'update', property: 'name', value: 'Woken in batches' })]);
+      }
+      // More than one batch: the rest waited for a later turn of the loop.
+      expect(immediate.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(queueIds.length / WAKE_BATCH) - 1);
+    } finally {
+      immediate.mockRestore();
     }
-    // More than one batch: the rest waited for a later turn of the loop.
-    expect(immediate.mock.calls.length).toBeGreaterThanOrEqual(Math.ceil(queueIds.length / WAKE_BATCH) - 1);
-  } finally {
-    immediate.mockRestore();
-  }
   });
 });
 
