@@ -1,10 +1,11 @@
 import { Draft, type DraftState, ScheduledMessage } from '@app/domain/drafts';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { DraftQueries } from '../../../src/drafts/application/draft.ports.js';
 import { TypeOrmDraftQueries, TypeOrmDraftRepository, TypeOrmSavedSnippetRepository } from '../../../src/drafts/persistence/typeorm-draft.repository.js';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { createChannels } from '../../support/channels.js';
-import { type Account, TestApp } from '../../support/test-app.js';
+import type { Account, TestApp } from '../../support/test-app.js';
+import { startAdapterSuite } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -14,13 +15,8 @@ let realmId: number;
 let otherRealmId: number;
 let channelId: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
+  ({ t, uow, ds, realmId, otherRealmId } = await startAdapterSuite());
   queries = t.app.get(DraftQueries);
-  const realmOf = async (userId: number): Promise<number> => (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [userId]))[0].realm_id;
-  realmId = await realmOf(t.owner.id);
-  otherRealmId = await realmOf((await t.createOrganization('draftother')).id);
   channelId = (await createChannels(t, ['drafted'])).drafted;
 });
 afterAll(() => t.close());

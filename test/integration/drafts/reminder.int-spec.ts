@@ -1,9 +1,9 @@
-import pg from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { DraftQueries, type NewReminder } from '../../../src/drafts/application/draft.ports.js';
 import { TypeOrmReminderRepository } from '../../../src/drafts/persistence/typeorm-reminder.repository.js';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
-import { type Account, TestApp } from '../../support/test-app.js';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { Account, TestApp } from '../../support/test-app.js';
+import { startAdapterSuite, whileRowLocked } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -13,13 +13,8 @@ let realmId: number;
 let otherRealmId: number;
 let target: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
+  ({ t, uow, ds, realmId, otherRealmId } = await startAdapterSuite());
   queries = t.app.get(DraftQueries);
-  const realmOf = async (userId: number): Promise<number> => (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [userId]))[0].realm_id;
-  realmId = await realmOf(t.owner.id);
-  otherRealmId = await realmOf((await t.createOrganization('reminderother')).id);
   const res = await t.post('messages', { form: { type: 'private', to: JSON.stringify([t.owner.id]), content: 'target' } });
   target = res.body.id;
 });
@@ -43,20 +38,6 @@ const reminder = (u: Account, scheduledAt: Date, o: Partial<NewReminder> = {}): 
   ...o,
 });
 const insert = (r: NewReminder) => uow.run((tx) => tx.reminders.insert(r));
-
-/** Runs `work` while another connection holds the row lock of reminder `id`. */
-async function whileLocked<T>(id: number, work: () => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    await c.query('BEGIN');
-    await c.query(`SELECT 1 FROM reminders WHERE id = $1 FOR UPDATE`, [id]);
-    return await work();
-  } finally {
-    await c.query('ROLLBACK');
-    await c.end();
-  }
-}
 
 describe('TypeOrmReminderRepository', () => {
   it('is what the transaction hands out', async () => {
@@ -111,7 +92,7 @@ describe('TypeOrmReminderRepository', () => {
       renderedContent: '<p>content</p>',
       scheduledAt: at(1),
     });
-    expect((await whileLocked(first, () => uow.run((tx) => tx.reminders.claimDue(at(30)))))?.id).toBe(second);
+    expect((await whileRowLocked(t, 'reminders', first, () => uow.run((tx) => tx.reminders.claimDue(at(30)))))?.id).toBe(second);
     await uow.run(async (tx) => {
       await tx.reminders.markDelivered(first, target);
       await tx.reminders.markDelivered(second, null);

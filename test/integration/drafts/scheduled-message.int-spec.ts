@@ -1,11 +1,11 @@
 import { ScheduledMessage, type ScheduledMessageState } from '@app/domain/drafts';
-import pg from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { DraftQueries } from '../../../src/drafts/application/draft.ports.js';
 import { TypeOrmScheduledMessageRepository } from '../../../src/drafts/persistence/typeorm-scheduled-message.repository.js';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { createChannels } from '../../support/channels.js';
-import { TestApp } from '../../support/test-app.js';
+import type { TestApp } from '../../support/test-app.js';
+import { startAdapterSuite, whileRowLocked } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -15,13 +15,8 @@ let realmId: number;
 let otherRealmId: number;
 let channelId: number;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
+  ({ t, uow, ds, realmId, otherRealmId } = await startAdapterSuite());
   queries = t.app.get(DraftQueries);
-  const realmOf = async (userId: number): Promise<number> => (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [userId]))[0].realm_id;
-  realmId = await realmOf(t.owner.id);
-  otherRealmId = await realmOf((await t.createOrganization('scheduledother')).id);
   channelId = (await createChannels(t, ['scheduled'])).scheduled;
 });
 afterAll(() => t.close());
@@ -48,19 +43,6 @@ const state = (ownerId: number, o: Partial<ScheduledMessageState> = {}): Schedul
   ...o,
 });
 const insert = (s: ScheduledMessageState, realm = realmId) => uow.run((tx) => tx.scheduledMessages.insert(realm, ScheduledMessage.restore(s)));
-
-async function whileLocked<T>(id: number, work: () => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: t.databaseUrl });
-  await c.connect();
-  try {
-    await c.query('BEGIN');
-    await c.query(`SELECT 1 FROM scheduled_messages WHERE id = $1 FOR UPDATE`, [id]);
-    return await work();
-  } finally {
-    await c.query('ROLLBACK');
-    await c.end();
-  }
-}
 
 describe('TypeOrmScheduledMessageRepository', () => {
   it('is what the transaction hands out', async () => {
@@ -121,7 +103,7 @@ describe('TypeOrmScheduledMessageRepository', () => {
       });
     expect(await claim()).toEqual({ realmId, state: state(u.id, { id: first, scheduledAt: at(1) }) });
     expect(await claim([first])).toEqual({ realmId: otherRealmId, state: state(t.owner.id, { id: second, scheduledAt: at(2) }) });
-    expect((await whileLocked(first, () => claim([second])))?.state.id).toBe(third);
+    expect((await whileRowLocked(t, 'scheduled_messages', first, () => claim([second])))?.state.id).toBe(third);
     await ds.query(`UPDATE scheduled_messages SET delivered = true WHERE id = ANY($1::int[])`, [[first, second, third]]);
     expect(await claim()).toBeNull();
   });

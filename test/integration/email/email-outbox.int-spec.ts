@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { type ClaimedEmail, EmailOutbox } from '../../../src/email/application/email-delivery.ports.js';
 import { TypeOrmEmailOutbox } from '../../../src/email/persistence/typeorm-email-outbox.js';
 import { TestApp } from '../../support/test-app.js';
+import { whileRowLocked } from '../../support/adapter-suite.js';
 
 // Without SMTP_URL no delivery worker runs: the test is the only one claiming rows.
 let t: TestApp;
@@ -74,16 +75,9 @@ describe('TypeOrmEmailOutbox', () => {
   it('skips a row another transaction holds locked', async () => {
     const locked = await queued({ due: minutes(-20) });
     const free = await queued({ due: minutes(-10) });
-    const other = ds.createQueryRunner();
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(`SELECT id FROM email_outbox WHERE id = $1 FOR UPDATE`, [locked]);
+    await whileRowLocked(t, 'email_outbox', locked, async () => {
       expect((await outbox.claimNext(now))?.id).toBe(free);
-      await other.query('ROLLBACK');
-    } finally {
-      await other.release();
-    }
+    });
     expect((await outbox.claimNext(now))?.id).toBe(locked);
   });
 

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { RealmExportQueries } from '../../../src/exports/application/realm-exports.ports.js';
 import { TypeOrmRealmExportQueries } from '../../../src/exports/persistence/typeorm-realm-export.queries.js';
 import { type Account, TestApp } from '../../support/test-app.js';
+import { whileRowLocked } from '../../support/adapter-suite.js';
 
 // No export worker runs in tests (EXPORT_POLL_INTERVAL_MS=0): the test is the only claimer.
 let t: TestApp;
@@ -106,16 +107,9 @@ describe('TypeOrmRealmExportQueries', () => {
   it('skips an export another transaction holds locked', async () => {
     const locked = await exportRow();
     const free = await exportRow();
-    const other = ds.createQueryRunner();
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(`SELECT id FROM realm_exports WHERE id = $1 FOR UPDATE`, [locked]);
+    await whileRowLocked(t, 'realm_exports', locked, async () => {
       expect(await queries.claimNext({ now, leaseUntil: minutes(10) })).toMatchObject({ id: free });
-      await other.query('ROLLBACK');
-    } finally {
-      await other.release();
-    }
+    });
     expect(await queries.claimNext({ now, leaseUntil: minutes(10) })).toMatchObject({ id: locked });
   });
 

@@ -1,9 +1,10 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { PresenceQueries, PresenceUsers } from '../../../src/presence/application/presence.ports.js';
 import { TypeOrmPresenceQueries, TypeOrmPresenceRepository, TypeOrmPresenceUsers } from '../../../src/presence/persistence/typeorm-presence.repository.js';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { createChannels } from '../../support/channels.js';
-import { type Account, TestApp } from '../../support/test-app.js';
+import type { Account, TestApp } from '../../support/test-app.js';
+import { startAdapterSuite } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -14,15 +15,9 @@ let realmId: number;
 let otherRealmId: number;
 let other: Account;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
+  ({ t, uow, ds, realmId, otherRealmId, otherOwner: other } = await startAdapterSuite());
   queries = t.app.get(PresenceQueries);
   users = t.app.get(PresenceUsers);
-  const realmOf = async (userId: number): Promise<number> => (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [userId]))[0].realm_id;
-  realmId = await realmOf(t.owner.id);
-  other = await t.createOrganization('presenceother');
-  otherRealmId = await realmOf(other.id);
 });
 afterAll(() => t.close());
 

@@ -1,10 +1,10 @@
 import type { DevicePushState } from '@app/domain/push';
-import pg from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { PushQueries } from '../../../src/push/application/push.ports.js';
 import { TypeOrmPushDeviceRepository, TypeOrmPushQueries } from '../../../src/push/persistence/typeorm-push.repository.js';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
-import { type Account, TestApp } from '../../support/test-app.js';
+import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
+import type { Account, TestApp } from '../../support/test-app.js';
+import { startAdapterSuite, whileRowLocked } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -14,14 +14,8 @@ let realmId: number;
 let otherRealmId: number;
 let other: Account;
 beforeAll(async () => {
-  t = await TestApp.start();
-  uow = t.app.get(UnitOfWork);
-  ds = t.app.get(DataSource);
+  ({ t, uow, ds, realmId, otherRealmId, otherOwner: other } = await startAdapterSuite());
   queries = t.app.get(PushQueries);
-  const realmOf = async (userId: number): Promise<number> => (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [userId]))[0].realm_id;
-  realmId = await realmOf(t.owner.id);
-  other = await t.createOrganization('pushother');
-  otherRealmId = await realmOf(other.id);
 });
 afterAll(() => t.close());
 
@@ -192,7 +186,7 @@ describe('TypeOrmPushQueries', () => {
 
   it('reads the organization’s identity', async () => {
     const [row] = await ds.query(`SELECT uuid, string_id, name FROM realms WHERE id = $1`, [otherRealmId]);
-    expect(await queries.realmIdentity(otherRealmId)).toEqual({ uuid: row.uuid, stringId: 'pushother', name: 'Org pushother' });
+    expect(await queries.realmIdentity(otherRealmId)).toEqual({ uuid: row.uuid, stringId: 'other', name: 'Org other' });
   });
 
   it('claims due jobs of any organization oldest first, leasing them, passing over those locked elsewhere', async () => {
@@ -222,17 +216,10 @@ describe('TypeOrmPushQueries', () => {
     expect(again[0].leaseToken).not.toBe(claimed[0].leaseToken);
     expect((await queries.claimDueJobs({ now: later(200), leaseUntil: later(300), limit: 10, jobId: j2 })).map((j) => j.id)).toEqual([j2]);
 
-    const c = new pg.Client({ connectionString: t.databaseUrl });
-    await c.connect();
-    try {
-      await c.query('BEGIN');
-      // Due first now: j3 (later(100)), then j0 and j1 (later(130)).
-      await c.query(`SELECT 1 FROM push_registration_jobs WHERE id = $1 FOR UPDATE`, [j3]);
+    // Due first now: j3 (later(100)), then j0 and j1 (later(130)).
+    await whileRowLocked(t, 'push_registration_jobs', j3, async () => {
       const skipping = await queries.claimDueJobs({ now: later(1000), leaseUntil: later(1100), limit: 1 });
       expect(skipping.map((j) => j.id)).toEqual([j0]);
-    } finally {
-      await c.query('ROLLBACK');
-      await c.end();
-    }
+    });
   });
 });
