@@ -1,3 +1,4 @@
+import { DomainError } from '@app/domain/shared';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work.js';
@@ -40,4 +41,15 @@ export async function whileRowLocked<T>(t: TestApp, table: string, id: number | 
     await c.query('ROLLBACK').catch(() => undefined);
     await c.end();
   }
+}
+
+/** The DomainError `work` is refused with (a translated constraint violation, a rule), failing the test when it succeeds or throws anything else. */
+export async function failure(work: Promise<unknown>): Promise<DomainError> {
+  try {
+    await work;
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  throw new Error('no error');
 }

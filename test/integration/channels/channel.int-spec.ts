@@ -1,10 +1,10 @@
 import { Channel, CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from '@app/domain/channels';
-import { DomainError } from '@app/domain/shared';
 import { DataSource } from 'typeorm';
 import type { NewChannel } from '../../../src/channels/application/channel.ports.js';
 import { TypeOrmChannelQueries, TypeOrmChannelRepository } from '../../../src/channels/persistence/typeorm-channel.repository.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { type Account, TestApp } from '../../support/test-app.js';
+import { failure } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -67,16 +67,6 @@ function newChannel(name: string, o: Partial<NewChannel> = {}): NewChannel {
 
 const insert = (c: NewChannel) => uow.run((tx) => tx.channels.insert(c));
 const ids = (channels: Channel[]) => channels.map((c) => c.id);
-
-async function failure(work: Promise<unknown>): Promise<DomainError> {
-  try {
-    await work;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('TypeOrmChannelRepository', () => {
   it('inserts a channel and restores every column, named and anonymous group settings included', async () => {

@@ -1,9 +1,9 @@
-import { DomainError } from '@app/domain/shared';
 import { DataSource } from 'typeorm';
 import { RealmEmojiQueries } from '../../../src/emoji/application/realm-emoji.ports.js';
 import { TypeOrmRealmEmojiQueries, TypeOrmRealmEmojiRepository } from '../../../src/emoji/persistence/typeorm-realm-emoji.repository.js';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { TestApp } from '../../support/test-app.js';
+import { failure } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -27,16 +27,6 @@ async function uploaded(realm: number, name: string, authorId: number | null = n
     await tx.realmEmoji.finishUpload(realm, id, `${id}.${animated ? 'gif' : 'png'}`, animated);
     return id;
   });
-}
-
-async function failure(work: Promise<unknown>): Promise<DomainError> {
-  try {
-    await work;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('no error');
 }
 
 describe('TypeOrmRealmEmojiRepository / TypeOrmRealmEmojiQueries', () => {

@@ -1,8 +1,8 @@
-import { DomainError } from '@app/domain/shared';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { TestApp } from '../../support/test-app.js';
 import { TypeOrmLinkifierRepository, TypeOrmPlaygroundRepository } from '../../../src/realm/persistence/typeorm-realm-resources.repository.js';
+import { failure } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -15,16 +15,6 @@ beforeAll(async () => {
   realmId = (await ds.query(`SELECT realm_id FROM users WHERE id = $1`, [t.owner.id]))[0].realm_id;
 });
 afterAll(() => t.close());
-
-async function failure(work: Promise<unknown>): Promise<DomainError> {
-  try {
-    await work;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 const linkifier = (pattern: string) => ({
   pattern,

@@ -1,4 +1,3 @@
-import { DomainError } from '@app/domain/shared';
 import type { UserGroupSettingName } from '@app/domain/realm';
 import { type GroupActor, type GroupSettingValue, SYSTEM_GROUPS, SystemGroup, type SystemGroupName, UserGroup, type UserGroupState } from '@app/domain/users';
 import { DataSource } from 'typeorm';
@@ -6,6 +5,7 @@ import { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import { TypeOrmUserGroupRepository } from '../../../src/users/persistence/typeorm-user-group.repository.js';
 import { UserGroupRow } from '../../../src/users/persistence/user-group.row.js';
 import { type Account, TestApp } from '../../support/test-app.js';
+import { failure } from '../../support/adapter-suite.js';
 
 let t: TestApp;
 let uow: UnitOfWork;
@@ -37,16 +37,6 @@ beforeAll(async () => {
   system = await systemGroupsOf(realmId);
 });
 afterAll(() => t.close());
-
-async function failure(work: Promise<unknown>): Promise<DomainError> {
-  try {
-    await work;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 const admins = () => system.get(SystemGroup.ADMINISTRATORS)!;
 const nobody = () => system.get(SystemGroup.NOBODY)!;

@@ -1,9 +1,8 @@
-import { DomainError } from '@app/domain/shared';
 import type { DataSource } from 'typeorm';
 import type { UnitOfWork } from '../../../src/shared/application/unit-of-work.js';
 import type { NewUser } from '../../../src/users/application/user.ports.js';
 import { TypeOrmUserRepository } from '../../../src/users/persistence/typeorm-user.repository.js';
-import { startAdapterSuite } from '../../support/adapter-suite.js';
+import { failure, startAdapterSuite } from '../../support/adapter-suite.js';
 import type { TestApp } from '../../support/test-app.js';
 
 let t: TestApp;
@@ -38,16 +37,6 @@ const newUser = (o: Partial<NewUser> = {}): NewUser => {
     ...o,
   };
 };
-
-async function failure(work: Promise<unknown>): Promise<DomainError> {
-  try {
-    await work;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('TypeOrmUserRepository (on the UserRow entity)', () => {
   it('is the adapter of its port', async () => {
